@@ -1,0 +1,74 @@
+// An export period: local business dates `from`..`to`, both inclusive. A shift belongs to the
+// business date of its local start (start_time + start_time_offset). Offsets range from -12:00 to
+// +14:00, so the upstream request is widened: start_time >= from - 14 h and < to + 1 day + 12 h.
+
+import { InvalidRequestError } from '../errors.js';
+import { formatDay, parseDay, SECONDS_PER_DAY } from './civil-time.js';
+import { formatLocalDateTime } from './local-date-time.js';
+
+export const MIN_OFFSET_MINUTES = -720;
+export const MAX_OFFSET_MINUTES = 840;
+
+export interface Period {
+  /** First business date, YYYY-MM-DD. */
+  readonly from: string;
+  /** Last business date (inclusive), YYYY-MM-DD. */
+  readonly to: string;
+}
+
+export interface UtcWindow {
+  /** Inclusive lower bound of start_time, as a LocalDateTime in UTC. */
+  readonly startGte: string;
+  /** Exclusive upper bound of start_time, as a LocalDateTime in UTC. */
+  readonly startLt: string;
+}
+
+/** Parses and checks a period; `maxDays` bounds its length. Throws InvalidRequestError. */
+export function parsePeriod(from: string, to: string, maxDays: number): Period {
+  const fromDay = parseDay(from);
+  if (fromDay === undefined) throw new InvalidRequestError(`--from "${from}" is not a date (expected YYYY-MM-DD)`);
+  const toDay = parseDay(to);
+  if (toDay === undefined) throw new InvalidRequestError(`--to "${to}" is not a date (expected YYYY-MM-DD)`);
+  if (fromDay > toDay) throw new InvalidRequestError(`--from ${from} is after --to ${to}`);
+  const days = toDay - fromDay + 1;
+  if (days > maxDays) {
+    throw new InvalidRequestError(
+      `the period ${from}..${to} has ${days} days, more than the maximum of ${maxDays} (EXPORT_MAX_DAYS); split it or use backfill`,
+    );
+  }
+  return { from, to };
+}
+
+export function periodFromDay(fromDay: number, toDay: number = fromDay): Period {
+  return { from: formatDay(fromDay), to: formatDay(toDay) };
+}
+
+/** First and last day numbers of a period (already validated). */
+export function periodDayRange(period: Period): { readonly first: number; readonly last: number } {
+  const first = parseDay(period.from);
+  const last = parseDay(period.to);
+  if (first === undefined || last === undefined) throw new InvalidRequestError('invalid period');
+  return { first, last };
+}
+
+/** The business dates of a period, in order. */
+export function periodDates(period: Period): string[] {
+  const { first, last } = periodDayRange(period);
+  const dates: string[] = [];
+  for (let day = first; day <= last; day++) dates.push(formatDay(day));
+  return dates;
+}
+
+/** The folder / key segment of a period: `<from>_<to>`. */
+export function periodKey(period: Period): string {
+  return `${period.from}_${period.to}`;
+}
+
+/** The UTC start_time range that can hold every shift of the period, whatever its offset. */
+export function upstreamWindow(period: Period): UtcWindow {
+  const { first, last } = periodDayRange(period);
+  return {
+    startGte: formatLocalDateTime(first * SECONDS_PER_DAY - MAX_OFFSET_MINUTES * 60),
+    startLt: formatLocalDateTime((last + 1) * SECONDS_PER_DAY - MIN_OFFSET_MINUTES * 60),
+  };
+}

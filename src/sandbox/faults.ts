@@ -1,0 +1,41 @@
+// Fault injection of the sandbox: what can go wrong with an upstream, per endpoint, set at start
+// (`--faults JSON`) or at run time (`PUT /_sandbox/faults`, or `RunningSandbox.setFaults`).
+// "…Next" counters are deterministic (the next N requests misbehave, then the endpoint recovers);
+// "…Rate" probabilities come from the sandbox's seeded random generator.
+
+export const FAULT_TARGETS = ['wfm_timers', 'divisions', 'categories', '*'] as const;
+export type FaultTarget = (typeof FAULT_TARGETS)[number];
+
+export interface FaultSpec {
+  /** Delay before the response starts, in ms. */
+  readonly latencyMs?: number;
+  /** Answer the next N requests with `errorStatus`. */
+  readonly failNext?: number;
+  /** Probability (0..1) of answering a request with `errorStatus`. */
+  readonly errorRate?: number;
+  /** Status of failNext / errorRate answers (default 503). */
+  readonly errorStatus?: 401 | 403 | 408 | 500 | 502 | 503 | 504;
+  /** Answer the next N requests with 429 and a Retry-After header. */
+  readonly rateLimitNext?: number;
+  /** Retry-After value of 429 answers: seconds ("1") or an HTTP-date (default "1"). */
+  readonly retryAfter?: string;
+  /** For the next `resetNext` requests (default 1), destroy the socket after this many body bytes. */
+  readonly resetAfterBytes?: number;
+  readonly resetNext?: number;
+  /** For the next `truncateNext` requests (default 1), end the body cleanly after this many bytes. */
+  readonly truncateAfterBytes?: number;
+  readonly truncateNext?: number;
+  /** For the next `stallNext` requests (default 1), stop sending after this many bytes and hang. */
+  readonly stallAfterBytes?: number;
+  readonly stallNext?: number;
+  /** Silently return at most this many rows per request (like PostgREST max-rows); Content-Range still tells the truth. */
+  readonly rowCap?: number;
+  /** Probability (0..1) that a wfm_timers row is made invalid (a missing or mistyped field, a bad date...). */
+  readonly invalidRowRate?: number;
+  /** Probability (0..1) that a wfm_timers row is sent twice. */
+  readonly duplicateRowRate?: number;
+  /** Ignore every wfm_timers filter, order, limit and offset (an upstream that does not speak PostgREST). */
+  readonly ignoreFilters?: boolean;
+}
+
+export type FaultPlan = Partial<Record<FaultTarget, FaultSpec>>;
