@@ -1,0 +1,274 @@
+// One export being written into a local folder: files go into `.<period>.<exportId>.partial/`,
+// publish() seals that folder (manifest last, everything fsync'ed), renames it to its version name
+// and swaps the `<period>` symlink onto it in one rename(). The scheme and its guarantees are
+// described in local-folder-destination.ts.
+
+import { lstat, mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Period } from '../domain/period.js';
+import { AbortedError, ShiftExportError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { ExportFileSink, ExportPublication, PublishedExport, StoredFile } from './destination.js';
+import { abortError, DestinationInvalidError, toLocalDestinationError } from './destination-errors.js';
+import { HashingStream } from './hashing-stream.js';
+import { assertFileName, assertManifestJson, MANIFEST_NAME, safePeriodKey } from './safe-names.js';
+import { SyncedFileStream, syncFolder } from './synced-file-stream.js';
+
+export interface LocalPublicationOptions {
+  readonly dir: string;
+  readonly period: Period;
+  readonly exportId: string;
+  readonly logger: Logger;
+  readonly staleVersionAgeMs: number;
+  readonly signal?: AbortSignal | undefined;
+}
+
+interface LocalFile {
+  readonly name: string;
+  readonly stream: HashingStream;
+  readonly done: Promise<StoredFile>;
+}
+
+type State = 'open' | 'publishing' | 'published' | 'ended';
+
+/** The names of one period's entries in the destination folder. */
+export function localNames(period: Period, exportId: string) {
+  const key = safePeriodKey(period);
+  return {
+    key,
+    /** Hidden siblings of this period all start with this. */
+    hiddenPrefix: `.${key}.`,
+    partial: `.${key}.${exportId}.partial`,
+    version: `.${key}.${exportId}`,
+    tempLink: `.${key}.${exportId}.link`,
+  };
+}
+
+export class LocalPublication implements ExportPublication {
+  readonly #options: LocalPublicationOptions;
+  readonly #names: ReturnType<typeof localNames>;
+  readonly #files = new Map<string, LocalFile>();
+  #state: State = 'open';
+  #publishing: Promise<PublishedExport> | undefined;
+  #ending: Promise<void> | undefined;
+  #failure: ShiftExportError | undefined;
+  readonly #onAbort = (): void => {
+    if (this.#options.signal !== undefined) void this.abort(abortError(this.#options.signal));
+  };
+
+  private constructor(options: LocalPublicationOptions) {
+    this.#options = options;
+    this.#names = localNames(options.period, options.exportId);
+    options.signal?.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  /** Creates the destination folder (when missing) and this export's `.partial` folder. */
+  static async create(options: LocalPublicationOptions): Promise<LocalPublication> {
+    const names = localNames(options.period, options.exportId);
+    const partial = join(options.dir, names.partial);
+    try {
+      await mkdir(options.dir, { recursive: true });
+      await mkdir(partial);
+    } catch (error) {
+      throw toLocalDestinationError(error, 'create the export folder', partial);
+    }
+    return new LocalPublication(options);
+  }
+
+  #path(name: string): string {
+    return join(this.#options.dir, name);
+  }
+
+  #assertOpen(what: string): void {
+    if (this.#state !== 'open') {
+      throw this.#failure ?? new DestinationInvalidError(`${what} after the export was ${this.#state}`);
+    }
+  }
+
+  openFile(name: string, _contentType: string): ExportFileSink {
+    this.#assertOpen(`openFile(${name})`);
+    assertFileName(name);
+    if (this.#files.has(name))
+      throw new DestinationInvalidError(`file ${name} was already opened in this export`);
+    const target = join(this.#path(this.#names.partial), name);
+    const stream = new HashingStream();
+    const done = pipeline(stream, new SyncedFileStream(target)).then(
+      (): StoredFile => ({ name, path: name, ...stream.digest() }),
+      (error: unknown) => {
+        throw toLocalDestinationError(error, 'write', target);
+      },
+    );
+    // Rejections are reported through done() and publish(); never as unhandled.
+    done.catch(() => undefined);
+    this.#files.set(name, { name, stream, done });
+    return { stream, done: () => done };
+  }
+
+  publish(manifestJson: string): Promise<PublishedExport> {
+    try {
+      this.#assertOpen('publish()');
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    this.#state = 'publishing';
+    this.#publishing = this.#publish(manifestJson);
+    return this.#publishing;
+  }
+
+  async #publish(manifestJson: string): Promise<PublishedExport> {
+    const dir = this.#options.dir;
+    const linkPath = this.#path(this.#names.key);
+    let previous: string | undefined;
+    let legacyAside: string | undefined;
+    try {
+      assertManifestJson(manifestJson);
+      // A destroyed file is not "unfinished": its done() rejects below with the reason.
+      const unfinished = [...this.#files.values()]
+        .filter((f) => !f.stream.writableEnded && !f.stream.destroyed)
+        .map((f) => f.name);
+      if (unfinished.length > 0) {
+        throw new DestinationInvalidError(`publish() was called before ${unfinished.join(', ')} ended`);
+      }
+      await Promise.all([...this.#files.values()].map((f) => f.done));
+      if (this.#options.signal?.aborted === true) throw abortError(this.#options.signal);
+
+      const partial = this.#path(this.#names.partial);
+      const manifest = new SyncedFileStream(join(partial, MANIFEST_NAME));
+      await pipeline([manifestJson], manifest);
+      await syncFolder(partial);
+      await rename(partial, this.#path(this.#names.version));
+      await syncFolder(dir);
+
+      previous = await this.#currentVersion(linkPath);
+      if (previous === undefined && (await exists(linkPath))) {
+        // A real folder in the link's place (written by hand or by an older tool) is renamed aside
+        // first: the one moment in this scheme when the period's path is briefly absent, and only
+        // on such a migration.
+        legacyAside = `${this.#names.hiddenPrefix}${this.#options.exportId}-replaced`;
+        await rename(linkPath, this.#path(legacyAside));
+        previous = legacyAside;
+      }
+      const tempLink = this.#path(this.#names.tempLink);
+      await rm(tempLink, { force: true });
+      await symlink(this.#names.version, tempLink);
+      // The one step readers can observe: rename() of a symlink over another is atomic.
+      await rename(tempLink, linkPath);
+      this.#state = 'published';
+    } catch (error) {
+      const failure = toLocalDestinationError(error, 'publish the export to', linkPath);
+      if (legacyAside !== undefined) await rename(this.#path(legacyAside), linkPath).catch(() => undefined);
+      await this.#discard(failure);
+      throw failure;
+    } finally {
+      this.#options.signal?.removeEventListener('abort', this.#onAbort);
+    }
+
+    try {
+      await syncFolder(dir);
+    } catch (error) {
+      this.#options.logger.warn({ err: error, dir }, 'could not fsync the export folder after publishing');
+    }
+    await this.#removeOldVersions(previous);
+    return { location: linkPath, manifestLocation: join(linkPath, MANIFEST_NAME) };
+  }
+
+  /** The hidden folder the period's link points at now; undefined when there is no link. */
+  async #currentVersion(linkPath: string): Promise<string | undefined> {
+    try {
+      return basename(await readlink(linkPath));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // EINVAL: the path exists but is not a link (a real folder: see #publish).
+      if (code === 'ENOENT' || code === 'EINVAL') return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Removes the version the link pointed at before (open file descriptors keep working on Linux, so
+   * a download already under way finishes) and, from crashed or abandoned attempts, hidden entries
+   * of this period older than staleVersionAgeMs: younger ones may belong to an export another
+   * process is still writing. Failures are logged: the export is already published.
+   */
+  async #removeOldVersions(previous: string | undefined): Promise<void> {
+    const { dir, logger, staleVersionAgeMs } = this.#options;
+    const remove = async (name: string): Promise<void> => {
+      try {
+        await rm(this.#path(name), { recursive: true, force: true });
+      } catch (error) {
+        logger.warn({ err: error, path: this.#path(name) }, 'could not remove an old export version');
+      }
+    };
+    if (
+      previous !== undefined &&
+      previous !== this.#names.version &&
+      previous.startsWith(this.#names.hiddenPrefix)
+    ) {
+      await remove(previous);
+    }
+    let entries: string[];
+    try {
+      entries = await readdir(dir);
+    } catch (error) {
+      logger.warn({ err: error, dir }, 'could not list the export folder to remove stale versions');
+      return;
+    }
+    const cutoff = Date.now() - staleVersionAgeMs;
+    for (const name of entries) {
+      if (!name.startsWith(this.#names.hiddenPrefix) || name === this.#names.version) continue;
+      try {
+        const stats = await lstat(this.#path(name));
+        if (stats.mtimeMs <= cutoff) await remove(name);
+      } catch {
+        // Gone already (another process cleaned it): nothing to do.
+      }
+    }
+  }
+
+  async abort(reason?: unknown): Promise<void> {
+    if (this.#state === 'published') return;
+    if (this.#state === 'publishing') {
+      // publish() either finishes (nothing left to abort) or fails and cleans up after itself.
+      await this.#publishing?.catch(() => undefined);
+      return;
+    }
+    if (this.#ending !== undefined) return this.#ending;
+    await this.#discard(
+      reason instanceof ShiftExportError ? reason : new AbortedError('the export was aborted', reason),
+    );
+  }
+
+  /** Stops every file, removes everything of this attempt; never throws. */
+  #discard(failure: ShiftExportError): Promise<void> {
+    this.#ending ??= (async () => {
+      this.#state = 'ended';
+      this.#failure = failure;
+      this.#options.signal?.removeEventListener('abort', this.#onAbort);
+      for (const file of this.#files.values()) {
+        if (!file.stream.writableFinished) file.stream.destroy(failure);
+      }
+      await Promise.allSettled([...this.#files.values()].map((f) => f.done));
+      for (const name of [this.#names.partial, this.#names.version, this.#names.tempLink]) {
+        try {
+          await rm(this.#path(name), { recursive: true, force: true });
+        } catch (error) {
+          this.#options.logger.warn(
+            { err: error, path: this.#path(name) },
+            'could not remove a failed export attempt',
+          );
+        }
+      }
+    })();
+    return this.#ending;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
