@@ -1,0 +1,242 @@
+// shifts.xlsx, streamed straight into a destination stream: the Shifts sheet(s) while the shifts
+// arrive, then the summary sheets, Rejected and About at finish(). Never the whole workbook in
+// memory: rows are committed as they come, the writer waits for the destination (see write-pacer),
+// and rejected rows wait in a temp file (see rejected-spool). The same input and options give the
+// same bytes.
+//
+// Usage: for each row `const p = writer.addShift(r); if (p) await p;` (likewise addRejected), then
+// `await writer.finish(summaries, about)`; on any failure `await writer.abort(error)`.
+
+import { tmpdir } from 'node:os';
+import type { Writable } from 'node:stream';
+import type { Style } from 'exceljs';
+import { REJECTED_COLUMNS, type RejectedRow } from '../../domain/rejected-row.js';
+import { SHIFT_COLUMNS } from '../../domain/shift-columns.js';
+import type { ShiftRecord } from '../../domain/shift-record.js';
+import type { ExportSummaries } from '../../domain/summary.js';
+import { ConfigError } from '../../errors.js';
+import { writeAboutSheet, type WorkbookAbout } from './about-sheet.js';
+import { archiveOf, createWorkbookWriter, type StreamingWorkbook } from './create-workbook-writer.js';
+import { RejectedSpool } from './rejected-spool.js';
+import { writeSummarySheets } from './summary-sheets.js';
+import { TableSheet, type TableColumn } from './table-sheet.js';
+import { WriteFailure } from './write-failure.js';
+import { WritePacer, type PacerStats } from './write-pacer.js';
+import { cellStyleOf, columnWidthOf, xlsxValue } from './xlsx-cells.js';
+import { XlsxWriteError, XlsxWriterClosedError } from './xlsx-write-error.js';
+
+export type { WorkbookAbout, WorkbookCounts } from './about-sheet.js';
+export { BUSINESS_DATE_RULE } from './about-sheet.js';
+
+/** Data rows per sheet: Excel's 1,048,576 rows less the header. */
+export const EXCEL_SHEET_DATA_ROWS = 1_048_575;
+
+export interface ShiftsWorkbookOptions {
+  /** Workbook created/modified time and zip entry dates: the export's, for reproducible bytes. */
+  readonly createdAt: Date;
+  readonly creator: string;
+  /** Start match rates below this ratio (0..1, e.g. 0.8) are highlighted on the summary sheets. */
+  readonly matchRateThreshold: number;
+  /** Data rows per Shifts sheet before "Shifts (2)" begins; default EXCEL_SHEET_DATA_ROWS. */
+  readonly sheetRowLimit?: number;
+  /** Where rejected rows wait until finish(); default os.tmpdir(). */
+  readonly tempDir?: string;
+  /** zlib level 0-9 of the zip entries; default 1. */
+  readonly compressionLevel?: number;
+}
+
+export interface WorkbookWriterStats extends PacerStats {
+  readonly shifts: number;
+  readonly rejected: number;
+  readonly shiftSheets: number;
+}
+
+export const SHIFTS_SHEET_NAME = 'Shifts';
+
+export function shiftsSheetName(index: number): string {
+  return index === 1 ? SHIFTS_SHEET_NAME : `${SHIFTS_SHEET_NAME} (${index})`;
+}
+
+type State = 'open' | 'finishing' | 'finished' | 'aborted';
+
+function checkOptions(options: ShiftsWorkbookOptions): number {
+  const limit = options.sheetRowLimit ?? EXCEL_SHEET_DATA_ROWS;
+  if (!Number.isInteger(limit) || limit < 1 || limit > EXCEL_SHEET_DATA_ROWS) {
+    throw new ConfigError(
+      `sheetRowLimit must be a whole number from 1 to ${EXCEL_SHEET_DATA_ROWS}, not ${limit}`,
+    );
+  }
+  const threshold = options.matchRateThreshold;
+  if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
+    throw new ConfigError(
+      `the match-rate threshold must be a ratio from 0 to 1 (0.8 for 80%), not ${threshold}`,
+    );
+  }
+  if (Number.isNaN(options.createdAt.getTime())) throw new ConfigError('createdAt is not a valid date');
+  return limit;
+}
+
+const SHIFT_STYLES: readonly Partial<Style>[] = SHIFT_COLUMNS.map((column) => cellStyleOf(column));
+const SHIFT_TABLE: readonly TableColumn[] = SHIFT_COLUMNS.map((column, i) => ({
+  header: column.header,
+  width: columnWidthOf(column),
+  style: SHIFT_STYLES[i] ?? {},
+}));
+const REJECTED_STYLES: readonly Partial<Style>[] = REJECTED_COLUMNS.map((column) => cellStyleOf(column));
+const REJECTED_TABLE: readonly TableColumn[] = REJECTED_COLUMNS.map((column, i) => ({
+  header: column.header,
+  width: columnWidthOf(column),
+  style: REJECTED_STYLES[i] ?? {},
+}));
+
+export class ShiftsWorkbookWriter {
+  private readonly workbook: StreamingWorkbook;
+  private readonly failure = new WriteFailure();
+  private readonly pacer: WritePacer;
+  private readonly spool: RejectedSpool;
+  private readonly sheetRowLimit: number;
+  private shiftsSheet: TableSheet;
+  private shiftSheetNames: string[] = [shiftsSheetName(1)];
+  private shifts = 0;
+  private state: State = 'open';
+
+  constructor(
+    private readonly sink: Writable,
+    private readonly options: ShiftsWorkbookOptions,
+  ) {
+    this.sheetRowLimit = checkOptions(options);
+    this.failure.watch(sink);
+    this.workbook = createWorkbookWriter(sink, {
+      createdAt: options.createdAt,
+      creator: options.creator,
+      ...(options.compressionLevel === undefined ? {} : { compressionLevel: options.compressionLevel }),
+    });
+    archiveOf(this.workbook).onError((error) =>
+      this.failure.fail(new XlsxWriteError('the workbook archive failed', error)),
+    );
+    this.pacer = new WritePacer(sink, this.failure);
+    this.spool = new RejectedSpool(options.tempDir ?? tmpdir());
+    this.shiftsSheet = this.openShiftsSheet();
+  }
+
+  get stats(): WorkbookWriterStats {
+    return {
+      ...this.pacer.stats,
+      shifts: this.shifts,
+      rejected: this.spool.count,
+      shiftSheets: this.shiftSheetNames.length,
+    };
+  }
+
+  /** Whether the writer can see how much sheet XML waits for the archive (false: only yields). */
+  get pacesBySheetBacklog(): boolean {
+    return this.pacer.probed;
+  }
+
+  /** Writes one shift; await the returned promise when there is one. */
+  addShift(record: ShiftRecord): Promise<void> | undefined {
+    this.assertOpen('addShift');
+    if (this.failure.error !== undefined) return Promise.reject(this.failure.error);
+    if (this.shiftsSheet.dataRows >= this.sheetRowLimit) this.rollOver();
+    const values = SHIFT_COLUMNS.map((column) => xlsxValue(column.kind, column.value(record)));
+    this.shiftsSheet.addRow(values, SHIFT_STYLES);
+    this.shifts++;
+    return this.pacer.afterRow();
+  }
+
+  /** Keeps a rejected row for the Rejected sheet; await the returned promise when there is one. */
+  addRejected(row: RejectedRow): Promise<void> | undefined {
+    this.assertOpen('addRejected');
+    if (this.failure.error !== undefined) return Promise.reject(this.failure.error);
+    return this.spool.add(row);
+  }
+
+  /** Writes the remaining sheets and completes the workbook; the sink is ended. */
+  async finish(summaries: ExportSummaries, about: WorkbookAbout): Promise<void> {
+    this.assertOpen('finish');
+    this.state = 'finishing';
+    try {
+      this.failure.throwIfFailed();
+      this.shiftsSheet.close();
+      await writeSummarySheets(this.workbook, this.pacer, summaries, this.options.matchRateThreshold);
+      await this.writeRejectedSheet();
+      await writeAboutSheet(this.workbook, this.pacer, about, {
+        matchRateThreshold: this.options.matchRateThreshold,
+        sheetRowLimit: this.sheetRowLimit,
+        shiftSheetNames: this.shiftSheetNames,
+      });
+      this.workbook.title = `Shifts ${about.period.from} to ${about.period.to}`;
+      await this.commitWorkbook();
+    } catch (error) {
+      this.stop(error);
+      // The export's error is the one to report, not a failure to remove the temp file.
+      await this.spool.dispose().catch(() => undefined);
+      throw this.failure.error ?? error;
+    }
+    this.state = 'finished';
+    await this.spool.dispose();
+  }
+
+  /**
+   * Gives up: no more bytes are written, the sink is destroyed with the error (so a destination
+   * such as an S3 upload fails instead of completing a broken file), the temp file is removed.
+   * Safe to call in any state; does nothing once the workbook is finished.
+   */
+  async abort(error: unknown): Promise<void> {
+    if (this.state === 'finished') return;
+    this.stop(error);
+    await this.spool.dispose();
+  }
+
+  private stop(error: unknown): void {
+    if (this.state === 'aborted') return;
+    this.state = 'aborted';
+    const reason =
+      error instanceof Error
+        ? error
+        : new XlsxWriteError(`the workbook was abandoned: ${String(error)}`, error);
+    this.failure.fail(reason);
+    this.failure.stopWatching();
+    // The sink first: aborting the archive ends its output, which must not reach the sink as a
+    // normal end (a destination would then publish a truncated file).
+    if (!this.sink.destroyed) this.sink.destroy(reason);
+    archiveOf(this.workbook).abort();
+  }
+
+  private assertOpen(operation: string): void {
+    if (this.state !== 'open') throw new XlsxWriterClosedError(operation);
+  }
+
+  private openShiftsSheet(): TableSheet {
+    const name = this.shiftSheetNames[this.shiftSheetNames.length - 1] ?? SHIFTS_SHEET_NAME;
+    const sheet = TableSheet.open(this.workbook, name, SHIFT_TABLE);
+    this.pacer.follow(sheet.worksheet);
+    return sheet;
+  }
+
+  private rollOver(): void {
+    this.shiftsSheet.close();
+    this.shiftSheetNames.push(shiftsSheetName(this.shiftSheetNames.length + 1));
+    this.shiftsSheet = this.openShiftsSheet();
+  }
+
+  private async writeRejectedSheet(): Promise<void> {
+    const table = TableSheet.open(this.workbook, 'Rejected', REJECTED_TABLE);
+    this.pacer.follow(table.worksheet);
+    for await (const row of this.spool.read()) {
+      table.addRow(
+        REJECTED_COLUMNS.map((column) => xlsxValue(column.kind, column.value(row))),
+        REJECTED_STYLES,
+      );
+      const pause = this.pacer.afterRow();
+      if (pause !== undefined) await pause;
+    }
+    table.close();
+  }
+
+  private async commitWorkbook(): Promise<void> {
+    await this.failure.race(this.workbook.commit());
+    this.failure.stopWatching();
+    this.failure.throwIfFailed();
+  }
+}

@@ -1,0 +1,158 @@
+// How a declared column becomes workbook cells: the number format of each kind, the value a cell
+// holds, and the column width. One style object per column and role, shared by every cell of that
+// column: exceljs caches styles by object identity, so a fresh object per cell costs about half of
+// the writer's time (measured: 8k vs 18k rows/s at 37 columns).
+
+import type { Fill, Font, Style } from 'exceljs';
+import type { CellValue, Column, ColumnKind } from '../../domain/column.js';
+import { formatOffset, SECONDS_PER_DAY } from '../../domain/civil-time.js';
+
+/** What exceljs writes as a cell: text, number, boolean, date-time or nothing. */
+export type XlsxValue = string | number | boolean | Date | null;
+
+/** Excel refuses (and "repairs") cells holding more characters than this. */
+export const EXCEL_MAX_CELL_TEXT = 32_767;
+
+const TRUNCATION_MARK = '… [truncated]';
+
+export const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
+export const DATE_FORMAT = 'yyyy-mm-dd';
+export const DURATION_FORMAT = '[h]:mm';
+/** Marks a cell as text, so that editing it in Excel keeps it text (leading zeros of SAP numbers). */
+export const TEXT_FORMAT = '@';
+
+export const BOLD_FONT: Partial<Font> = { bold: true };
+/** The light red Excel itself offers for "less than" highlights. */
+export const HIGHLIGHT_FILL: Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFC7CE' } };
+export const HIGHLIGHT_FONT: Partial<Font> = { color: { argb: 'FF9C0006' } };
+
+function decimals(places: number): string {
+  return places > 0 ? `0.${'0'.repeat(places)}` : '0';
+}
+
+/** The number format of a column, or undefined for General. */
+export function numberFormatOf(column: Pick<Column<unknown>, 'kind' | 'places'>): string | undefined {
+  switch (column.kind) {
+    case 'text':
+    case 'offset':
+      return TEXT_FORMAT;
+    case 'integer':
+      // Not General: General turns long ids into 1.23457E+12 in a narrow column.
+      return '0';
+    case 'decimal':
+      return decimals(column.places ?? 2);
+    case 'rate':
+      // A ratio with 4 places is a percentage with 2: 0.8123 shows as 81.23%.
+      return `${decimals(Math.max(0, (column.places ?? 4) - 2))}%`;
+    case 'number':
+    case 'boolean':
+      return undefined;
+    case 'date':
+      return DATE_FORMAT;
+    case 'localDateTime':
+    case 'utcDateTime':
+      return DATE_TIME_FORMAT;
+    case 'duration':
+      return DURATION_FORMAT;
+  }
+}
+
+/** The style every data cell of a column shares. */
+export function cellStyleOf(column: Pick<Column<unknown>, 'kind' | 'places'>): Partial<Style> {
+  const numFmt = numberFormatOf(column);
+  return numFmt === undefined ? {} : { numFmt };
+}
+
+/** The same cell style, bold (total rows). */
+export function boldStyleOf(style: Partial<Style>): Partial<Style> {
+  return { ...style, font: BOLD_FONT };
+}
+
+/** The same cell style, highlighted (a rate below the threshold). */
+export function highlightStyleOf(style: Partial<Style>): Partial<Style> {
+  return {
+    ...style,
+    fill: HIGHLIGHT_FILL,
+    font: style.font?.bold ? { ...HIGHLIGHT_FONT, bold: true } : HIGHLIGHT_FONT,
+  };
+}
+
+/** Text as Excel can hold it: at most 32,767 characters, never cutting a surrogate pair. */
+export function cellText(text: string): string {
+  if (text.length <= EXCEL_MAX_CELL_TEXT) return text;
+  let end = EXCEL_MAX_CELL_TEXT - TRUNCATION_MARK.length;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return text.slice(0, end) + TRUNCATION_MARK;
+}
+
+function finiteOrNull(value: number): number | null {
+  // exceljs would write NaN or Infinity verbatim into the XML, which Excel rejects.
+  return Number.isFinite(value) ? value : null;
+}
+
+/**
+ * The cell value of a declared value. Times are wall-clock epoch seconds, and exceljs writes a Date
+ * from getTime(), i.e. as its UTC wall clock: `new Date(seconds * 1000)` shows exactly our wall clock
+ * on every machine, whatever its time zone.
+ */
+export function xlsxValue(kind: ColumnKind, value: CellValue): XlsxValue {
+  if (value === null) return null;
+  switch (kind) {
+    case 'text': {
+      // Always a string: exceljs then writes a text cell (never a formula, never a number), so
+      // "=HYPERLINK(...)", "+1" and "007" are shown exactly as sent. An empty text is an empty cell
+      // (Excel's "(Blanks)" filter then finds clean rows' quality flags).
+      const text = typeof value === 'string' ? value : String(value);
+      return text === '' ? null : cellText(text);
+    }
+    case 'integer':
+    case 'decimal':
+    case 'rate':
+    case 'number':
+      return typeof value === 'number' ? finiteOrNull(value) : null;
+    case 'boolean':
+      return typeof value === 'boolean' ? value : null;
+    case 'date':
+      return typeof value === 'number' ? new Date(value * SECONDS_PER_DAY * 1000) : null;
+    case 'localDateTime':
+    case 'utcDateTime':
+      return typeof value === 'number' ? new Date(value * 1000) : null;
+    case 'offset':
+      return typeof value === 'number' ? formatOffset(value) : null;
+    case 'duration':
+      // Excel counts time in days; [h]:mm then shows hours past 24 (a 26-hour shift is 26:00).
+      return typeof value === 'number' ? finiteOrNull(value / SECONDS_PER_DAY) : null;
+  }
+}
+
+/** The narrowest width that shows any value of the kind without ##### (in character units). */
+const MIN_WIDTH: Readonly<Record<ColumnKind, number>> = {
+  text: 6,
+  integer: 6,
+  decimal: 7,
+  rate: 8,
+  number: 10,
+  boolean: 7,
+  date: 11,
+  localDateTime: 20,
+  utcDateTime: 20,
+  offset: 7,
+  duration: 8,
+};
+
+export const MAX_COLUMN_WIDTH = 80;
+
+/**
+ * The width of a column: the declared hint, widened so the bold header and its autofilter button
+ * fit and so a date-time never shows as #####; `longest` (characters of the longest value, when the
+ * sheet knows it) may widen it further, up to MAX_COLUMN_WIDTH.
+ */
+export function columnWidthOf(
+  column: Pick<Column<unknown>, 'kind' | 'header' | 'width'>,
+  longest = 0,
+): number {
+  const header = Math.ceil(column.header.length * 1.1) + 3;
+  const content = Math.min(longest + 2, MAX_COLUMN_WIDTH);
+  return Math.max(column.width, MIN_WIDTH[column.kind], header, content);
+}
