@@ -1,0 +1,78 @@
+// Spec 4.3: GET /v1/connector/rpc/wfm_timers, PostgREST-style (see timers-query.ts), streamed.
+// Needs ROLE_WFM_REPORTS. Always 200 with Content-Range (`from-to/total`, total `*` unless
+// `Prefer: count=exact`), 416 when the offset is past the last matching row.
+
+import type { FastifyInstance } from 'fastify';
+import { ROLE_WFM_REPORTS } from '../auth.js';
+import { sendError } from '../http-error.js';
+import { planTimersPage } from '../plan-timers-page.js';
+import { searchParamsOf } from '../query-params.js';
+import { faultsOf, guard, type SandboxContext } from '../sandbox-context.js';
+import { timersBody } from '../timers-body.js';
+import { parseRangeHeader, parseTimersQuery, prefersCount, type TimersQuery } from '../timers-query.js';
+import { writeRawBody } from '../write-response.js';
+
+export const WFM_TIMERS_PATH = '/v1/connector/rpc/wfm_timers';
+
+const EVERYTHING: TimersQuery = {
+  filters: [],
+  order: [],
+  limit: undefined,
+  offset: undefined,
+  select: undefined,
+};
+
+export function registerWfmTimersRoute(app: FastifyInstance, context: SandboxContext): void {
+  app.get(
+    WFM_TIMERS_PATH,
+    { onRequest: guard(context, 'wfm_timers', ROLE_WFM_REPORTS) },
+    async (request, reply) => {
+      const faults = faultsOf(context, request);
+      const ignore = faults.ignoreFilters;
+      const query = ignore ? EVERYTHING : parseTimersQuery(searchParamsOf(request.url));
+      const rangeHeader = request.headers.range;
+      const range = ignore
+        ? undefined
+        : parseRangeHeader(typeof rangeHeader === 'string' ? rangeHeader : undefined);
+      const prefer = request.headers.prefer;
+      const countWanted = !ignore && prefersCount(typeof prefer === 'string' ? prefer : undefined);
+      if (range === 'unsatisfiable') {
+        return sendError(
+          reply.header('content-range', '*/*'),
+          416,
+          'Requested range not satisfiable',
+          'PGRST103',
+        );
+      }
+      const page = await planTimersPage(context.generator, {
+        query,
+        range,
+        countWanted,
+        rowCap: faults.rowCap,
+        ignoreFilters: ignore,
+      });
+      if (page.status === 416) {
+        const message = 'Requested range not satisfiable: the offset is past the last matching row';
+        return sendError(reply.header('content-range', page.contentRange ?? '*/*'), 416, message, 'PGRST103');
+      }
+      const headers: Record<string, string> = {};
+      if (page.contentRange !== undefined) {
+        headers['content-range'] = page.contentRange;
+        headers['range-unit'] = 'items';
+      }
+      if (countWanted) headers['preference-applied'] = 'count=exact';
+      const chunks = timersBody(context.generator, page, {
+        seed: context.seed,
+        select: query.select,
+        invalidRowRate: faults.invalidRowRate,
+        duplicateRowRate: faults.duplicateRowRate,
+      });
+      return writeRawBody(reply, {
+        status: 200,
+        headers,
+        chunks,
+        fault: context.faults.forBody('wfm_timers'),
+      });
+    },
+  );
+}

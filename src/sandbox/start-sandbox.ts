@@ -1,0 +1,166 @@
+// Starts a sandbox: the whole WFM API of ../shared/wfm-interface-spec.md on a real HTTP server,
+// with deterministic data and fault injection. Options (all optional):
+//
+//   host     listen address                                   default 127.0.0.1
+//   port     listen port, 0 for a free one                     default 0
+//   rows     shifts in the report                              default 10_000
+//   seed     32-bit seed of every generated value              default 1
+//   endDate  YYYY-MM-DD, the last business date with shifts    default yesterday (UTC)
+//   days     business dates with shifts, ending at endDate     default 28
+//   tokens   token → roles                                     default DEFAULT_SANDBOX_TOKENS
+//            (sandbox-admin: ROLE_SURVEY_ADMIN, ROLE_ORGSTRUCT_ADMIN, ROLE_WFM_REPORTS;
+//             sandbox-reader: ROLE_WFM_REPORTS; sandbox-norole: no role)
+//   faults   FaultPlan in force from the start (faults.ts)      default none
+//   longComment  { every, bytes }: rows every-1, 2·every-1, … carry one comment of at least
+//            `bytes` bytes (multi-line, quoted, emoji, leading =)   default none
+//   logger   pino logger                                       default silent
+//
+// The same seed, rows, endDate and days give the same bytes on every run and machine.
+
+import type { Socket } from 'node:net';
+import { dayOfSeconds, formatDay, parseDay } from '../domain/civil-time.js';
+import { ConfigError } from '../errors.js';
+import { silentLogger, type Logger } from '../logger.js';
+import { DEFAULT_SANDBOX_TOKENS, type SandboxTokens } from './auth.js';
+import { CategoryStore } from './category-store.js';
+import { DivisionStore } from './division-store.js';
+import { FaultController, parseFaultPlan } from './fault-controller.js';
+import { SANDBOX_DEFAULTS } from './sandbox-defaults.js';
+import type { FaultPlan, FaultTarget } from './faults.js';
+import { generateWorld } from './generate-world.js';
+import { buildSandboxApp } from './sandbox-app.js';
+import type { SandboxContext } from './sandbox-context.js';
+import { ShiftGenerator } from './shift-generator.js';
+
+export interface SandboxOptions {
+  readonly host?: string;
+  readonly port?: number;
+  readonly rows?: number;
+  readonly seed?: number;
+  readonly endDate?: string;
+  readonly days?: number;
+  readonly tokens?: SandboxTokens;
+  readonly faults?: FaultPlan;
+  readonly longComment?: { readonly every: number; readonly bytes: number };
+  readonly logger?: Logger;
+}
+
+export interface SandboxDataset {
+  readonly seed: number;
+  readonly rows: number;
+  /** First and last business dates (YYYY-MM-DD) of the report. */
+  readonly firstDate: string;
+  readonly lastDate: string;
+  readonly divisions: number;
+  readonly regions: number;
+  readonly shops: number;
+  readonly users: number;
+}
+
+export interface RunningSandbox {
+  /** Base URL, e.g. http://127.0.0.1:40123 (no trailing slash). */
+  readonly url: string;
+  readonly port: number;
+  readonly dataset: SandboxDataset;
+  /** Stops listening and destroys open connections (stalled bodies included). */
+  close(): Promise<void>;
+  setFaults(plan: FaultPlan): void;
+  clearFaults(): void;
+  /** Requests received by an endpoint ('*': all endpoints), faulted and unauthorised ones included. */
+  requestCount(target: FaultTarget): number;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const host = options.host ?? SANDBOX_DEFAULTS.host;
+  const port = checkInteger('port', options.port ?? SANDBOX_DEFAULTS.port, 0, 65_535);
+  const rows = checkInteger('rows', options.rows ?? SANDBOX_DEFAULTS.rows, 0, 100_000_000);
+  const seed = checkInteger('seed', options.seed ?? SANDBOX_DEFAULTS.seed, 0, 0xffff_ffff);
+  const days = checkInteger('days', options.days ?? SANDBOX_DEFAULTS.days, 1, 3660);
+  const lastDay =
+    options.endDate === undefined
+      ? dayOfSeconds(Math.floor(Date.now() / 1000)) - 1
+      : parseDay(options.endDate);
+  if (lastDay === undefined)
+    throw new ConfigError(`sandbox endDate "${options.endDate ?? ''}" is not a date (YYYY-MM-DD)`);
+  const firstDay = lastDay - days + 1;
+  const longComment =
+    options.longComment === undefined
+      ? undefined
+      : {
+          every: checkInteger('longComment.every', options.longComment.every, 1, Number.MAX_SAFE_INTEGER),
+          bytes: checkInteger('longComment.bytes', options.longComment.bytes, 1, 64 * 1024 * 1024),
+        };
+  let faultPlan: FaultPlan;
+  try {
+    faultPlan = parseFaultPlan(options.faults ?? {});
+  } catch (error) {
+    throw new ConfigError(`sandbox faults: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  const world = generateWorld(seed, rows);
+  const generator = new ShiftGenerator(world, { seed, rows, firstDay, lastDay, longComment });
+  const context: SandboxContext = {
+    seed,
+    tokens: options.tokens ?? DEFAULT_SANDBOX_TOKENS,
+    generator,
+    categories: new CategoryStore(
+      seed,
+      world.users.slice(0, 50).map((u) => u.id),
+    ),
+    divisions: new DivisionStore(world, generator),
+    faults: new FaultController(seed, faultPlan),
+    requestCounts: new Map(),
+    requestFaults: new WeakMap(),
+  };
+  const dataset: SandboxDataset = Object.freeze({
+    seed,
+    rows,
+    firstDate: formatDay(firstDay),
+    lastDate: formatDay(lastDay),
+    divisions: world.divisions.length,
+    regions: world.regions.length,
+    shops: world.shops.length,
+    users: world.users.length,
+  });
+
+  const app = buildSandboxApp(context, dataset, options.logger ?? silentLogger);
+  const sockets = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await app.listen({ host, port });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('sandbox: no TCP address');
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    port: address.port,
+    dataset,
+    close() {
+      closing ??= (async () => {
+        for (const socket of sockets) socket.destroy();
+        await app.close();
+      })();
+      return closing;
+    },
+    setFaults(plan) {
+      context.faults.set(parseFaultPlan(plan));
+    },
+    clearFaults() {
+      context.faults.clear();
+    },
+    requestCount(target) {
+      return context.requestCounts.get(target) ?? 0;
+    },
+  };
+}
+
+function checkInteger(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`sandbox ${name} must be an integer in ${min}..${max}, got ${value}`);
+  }
+  return value;
+}

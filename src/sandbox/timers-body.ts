@@ -1,0 +1,66 @@
+// The bytes of a wfm_timers response: a JSON array generated row by row into chunks of ~256 KiB
+// (a few hundred rows), so a response of any size is produced in constant memory at the pace the
+// client reads. Row faults (invalid and duplicated rows) are decided by a hash of the seed and the
+// row's index: a retried or re-paged request sees the same bad rows.
+
+import { invalidRow } from './invalid-rows.js';
+import type { TimersPage } from './plan-timers-page.js';
+import { hash3, unit } from './random.js';
+import type { ShiftGenerator } from './shift-generator.js';
+import { ShiftJsonEncoder } from './shift-json-encoder.js';
+import { ShiftRow, toFinishedShift, type ShiftColumn } from './shift-row.js';
+
+export interface TimersBodyOptions {
+  readonly seed: number;
+  readonly select: readonly ShiftColumn[] | undefined;
+  readonly invalidRowRate: number;
+  readonly duplicateRowRate: number;
+}
+
+export const CHUNK_BYTES = 256 * 1024;
+
+const SALT_INVALID = 11;
+const SALT_VARIANT = 12;
+const SALT_DUPLICATE = 13;
+const OPEN = 91; // [
+const COMMA = 44;
+const CLOSE = 93; // ]
+
+export function* timersBody(
+  generator: ShiftGenerator,
+  page: TimersPage,
+  options: TimersBodyOptions,
+): Generator<Buffer> {
+  const { seed, select, invalidRowRate, duplicateRowRate } = options;
+  const encoder = new ShiftJsonEncoder(generator.fragments);
+  const row = new ShiftRow();
+  let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  let pos = 0;
+  chunk[pos++] = OPEN;
+  for (let p = 0; p < page.count; p++) {
+    const index = page.indexAt(p);
+    generator.fill(index, row);
+    // The slow paths (select, invalid rows) go through JSON.stringify; the fast one writes bytes.
+    let slow: Buffer | undefined;
+    if (invalidRowRate > 0 && unit(hash3(seed, SALT_INVALID, index)) < invalidRowRate) {
+      slow = Buffer.from(JSON.stringify(invalidRow(toFinishedShift(row), hash3(seed, SALT_VARIANT, index))));
+    } else if (select !== undefined) {
+      slow = Buffer.from(JSON.stringify(Object.fromEntries(select.map((c) => [c, row[c]]))));
+    }
+    const copies =
+      duplicateRowRate > 0 && unit(hash3(seed, SALT_DUPLICATE, index)) < duplicateRowRate ? 2 : 1;
+    for (let copy = 0; copy < copies; copy++) {
+      const room = 1 + (slow === undefined ? encoder.rowBytesBound(row) : slow.length);
+      if (pos + room + 1 > chunk.length) {
+        yield chunk.subarray(0, pos);
+        chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, room + 1));
+        pos = 0;
+      }
+      if (p > 0 || copy > 0) chunk[pos++] = COMMA;
+      if (slow === undefined) pos = encoder.write(row, chunk, pos);
+      else pos += slow.copy(chunk, pos);
+    }
+  }
+  chunk[pos++] = CLOSE;
+  yield chunk.subarray(0, pos);
+}

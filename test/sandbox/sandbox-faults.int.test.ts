@@ -1,0 +1,285 @@
+import { request } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { FinishedShift } from '../../src/domain/finished-shift.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { parseLocalDateTimeSeconds } from '../../src/domain/local-date-time.js';
+import { finishedShiftSchema } from '../../src/wfm/schemas.js';
+import { SANDBOX_ADMIN_TOKEN, startTestSandbox } from '../support/sandbox.js';
+import { call, get, json } from './sandbox-http.js';
+
+const ROWS = 2000;
+const TIMERS = '/v1/connector/rpc/wfm_timers';
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rows: ROWS });
+});
+
+afterEach(() => {
+  sandbox.clearFaults();
+});
+
+afterAll(async () => {
+  await sandbox.close();
+});
+
+/** The contract plus the semantic rules the invalid variants break (dates, offsets, order). */
+function isValidRow(row: unknown): boolean {
+  const parsed = finishedShiftSchema.safeParse(row);
+  if (!parsed.success) return false;
+  const r = parsed.data;
+  const start = parseLocalDateTimeSeconds(r.start_time);
+  const finish = parseLocalDateTimeSeconds(r.finish_time);
+  const offsetsOk = [r.start_time_offset, r.finish_time_offset].every((o) => o >= -720 && o <= 840);
+  return start !== undefined && finish !== undefined && finish >= start && r.duration >= 0 && offsetsOk;
+}
+
+interface RawRead {
+  readonly status: number;
+  readonly bytes: Buffer;
+  readonly error: Error | undefined;
+}
+
+/** Reads a body chunk by chunk and keeps what arrived before any failure. */
+async function readRaw(sb: RunningSandbox, path: string, bodyTimeout = 30_000): Promise<RawRead> {
+  const res = await request(`${sb.url}${path}`, {
+    headers: { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}` },
+    bodyTimeout,
+  });
+  const chunks: Buffer[] = [];
+  let error: Error | undefined;
+  try {
+    for await (const chunk of res.body) chunks.push(chunk as Buffer);
+  } catch (e) {
+    error = e as Error;
+  }
+  return { status: res.statusCode, bytes: Buffer.concat(chunks), error };
+}
+
+describe('sandbox faults', () => {
+  it('delays responses by latencyMs', async () => {
+    sandbox.setFaults({ divisions: { latencyMs: 150 } });
+    const started = performance.now();
+    expect((await get(sandbox, '/v1/orgstruct/divisions')).status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(145);
+  });
+
+  it('fails the next N requests with errorStatus, then recovers', async () => {
+    sandbox.setFaults({ wfm_timers: { failNext: 2, errorStatus: 502 } });
+    const first = await get(sandbox, `${TIMERS}?limit=1`);
+    expect(first.status).toBe(502);
+    expect(json(first)).toEqual({ error: 'Bad Gateway', message: expect.stringContaining('sandbox fault') });
+    expect((await get(sandbox, `${TIMERS}?limit=1`)).status).toBe(502);
+    expect((await get(sandbox, `${TIMERS}?limit=1`)).status).toBe(200);
+  });
+
+  it('fails 503 by default, and injected 401 / 403 look like auth failures', async () => {
+    sandbox.setFaults({ categories: { failNext: 1 }, divisions: { failNext: 1, errorStatus: 401 } });
+    expect((await get(sandbox, '/v1/survey/categories')).status).toBe(503);
+    expect((await get(sandbox, '/v1/orgstruct/divisions')).status).toBe(401);
+  });
+
+  it('fails at errorRate, the same requests each time the plan is set', async () => {
+    const statuses = async (): Promise<number[]> => {
+      sandbox.setFaults({ categories: { errorRate: 0.5, errorStatus: 500 } });
+      const out: number[] = [];
+      for (let i = 0; i < 16; i++) out.push((await get(sandbox, '/v1/survey/categories')).status);
+      return out;
+    };
+    const first = await statuses();
+    expect(new Set(first)).toEqual(new Set([200, 500]));
+    expect(await statuses()).toEqual(first);
+    sandbox.setFaults({ categories: { errorRate: 1 } });
+    expect((await get(sandbox, '/v1/survey/categories')).status).toBe(503);
+  });
+
+  it('answers 429 with Retry-After in seconds or as an HTTP date', async () => {
+    sandbox.setFaults({ wfm_timers: { rateLimitNext: 1, retryAfter: '2' } });
+    const limited = await get(sandbox, `${TIMERS}?limit=1`);
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toBe('2');
+    expect((await get(sandbox, `${TIMERS}?limit=1`)).status).toBe(200);
+    const date = new Date(Date.UTC(2030, 0, 1)).toUTCString();
+    sandbox.setFaults({ '*': { rateLimitNext: 1, retryAfter: date } });
+    expect((await get(sandbox, '/v1/orgstruct/divisions')).headers['retry-after']).toBe(date);
+    sandbox.setFaults({ '*': { rateLimitNext: 1 } });
+    expect((await get(sandbox, '/v1/orgstruct/divisions')).headers['retry-after']).toBe('1');
+  });
+
+  it('resets the connection after resetAfterBytes body bytes', async () => {
+    sandbox.setFaults({ wfm_timers: { resetAfterBytes: 5000 } });
+    const broken = await readRaw(sandbox, TIMERS);
+    expect(broken.status).toBe(200);
+    expect(broken.bytes.length).toBe(5000);
+    expect(broken.error).toBeDefined();
+    const whole = await readRaw(sandbox, TIMERS);
+    expect(whole.error).toBeUndefined();
+    expect(whole.bytes.subarray(0, 5000)).toEqual(broken.bytes);
+  });
+
+  it('ends the body cleanly but cut after truncateAfterBytes, for truncateNext requests', async () => {
+    sandbox.setFaults({ wfm_timers: { truncateAfterBytes: 12_345, truncateNext: 2 } });
+    for (let i = 0; i < 2; i++) {
+      const cut = await readRaw(sandbox, TIMERS);
+      expect(cut.error).toBeUndefined();
+      expect(cut.bytes.length).toBe(12_345);
+      expect(() => JSON.parse(cut.bytes.toString('utf8'))).toThrow();
+    }
+    expect(JSON.parse((await readRaw(sandbox, TIMERS)).bytes.toString('utf8'))).toHaveLength(ROWS);
+  });
+
+  it('breaks a body shorter than the fault’s byte count at its end', async () => {
+    sandbox.setFaults({ divisions: { resetAfterBytes: 10_000_000 } });
+    const res = await readRaw(sandbox, '/v1/orgstruct/divisions');
+    expect(res.error).toBeDefined();
+  });
+
+  it('stalls after stallAfterBytes until the client gives up', async () => {
+    sandbox.setFaults({ wfm_timers: { stallAfterBytes: 3000 } });
+    const stalled = await readRaw(sandbox, TIMERS, 300);
+    expect(stalled.bytes.length).toBe(3000);
+    expect(stalled.error?.name).toBe('BodyTimeoutError');
+    expect((await readRaw(sandbox, `${TIMERS}?limit=1`)).error).toBeUndefined();
+  });
+
+  it('caps rows silently while Content-Range tells the true total', async () => {
+    sandbox.setFaults({ wfm_timers: { rowCap: 100 } });
+    const res = await get(sandbox, TIMERS, { headers: { prefer: 'count=exact' } });
+    expect(json<unknown[]>(res)).toHaveLength(100);
+    expect(res.headers['content-range']).toBe(`0-99/${ROWS}`);
+    sandbox.setFaults({ divisions: { rowCap: 2 }, categories: { rowCap: 1 } });
+    expect(json<unknown[]>(await get(sandbox, '/v1/orgstruct/divisions'))).toHaveLength(2);
+    expect(json<unknown[]>(await get(sandbox, '/v1/survey/categories'))).toHaveLength(1);
+  });
+
+  it('replaces rows with invalid variants at invalidRowRate, the same rows on every request', async () => {
+    sandbox.setFaults({ wfm_timers: { invalidRowRate: 0.1 } });
+    const read = async (): Promise<Record<string, unknown>[]> => json(await get(sandbox, TIMERS));
+    const first = await read();
+    expect(first).toHaveLength(ROWS);
+    const invalid = first.filter((r) => !isValidRow(r));
+    expect(invalid.length).toBeGreaterThan(ROWS * 0.06);
+    expect(invalid.length).toBeLessThan(ROWS * 0.14);
+    expect(invalid.every((r) => typeof r.id === 'number')).toBe(true);
+    expect(await read()).toEqual(first);
+    sandbox.setFaults({ wfm_timers: { invalidRowRate: 1 } });
+    const allBad = await read();
+    expect(allBad.filter(isValidRow)).toEqual([]);
+  });
+
+  it('sends some rows twice at duplicateRowRate', async () => {
+    sandbox.setFaults({ wfm_timers: { duplicateRowRate: 0.05 } });
+    const res = await get(sandbox, TIMERS, { headers: { prefer: 'count=exact' } });
+    const got = json<FinishedShift[]>(res);
+    const unique = new Set(got.map((r) => r.id));
+    expect(unique.size).toBe(ROWS);
+    expect(got.length - ROWS).toBeGreaterThan(ROWS * 0.02);
+    expect(res.headers['content-range']).toBe(`0-${ROWS - 1}/${ROWS}`);
+  });
+
+  it('ignores every filter, order, limit and offset with ignoreFilters, and sends no Content-Range', async () => {
+    sandbox.setFaults({ wfm_timers: { ignoreFilters: true } });
+    const res = await get(sandbox, `${TIMERS}?id=eq.1&order=id.desc&limit=1&offset=5&nonsense=1`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-range']).toBeUndefined();
+    const got = json<FinishedShift[]>(res);
+    expect(got).toHaveLength(ROWS);
+    expect(got[0]?.id).toBeLessThan(got[1]?.id ?? 0);
+  });
+
+  it("keeps a target's faults to its endpoint and applies '*' to all", async () => {
+    sandbox.setFaults({ divisions: { failNext: 5 } });
+    expect((await get(sandbox, `${TIMERS}?limit=1`)).status).toBe(200);
+    expect((await get(sandbox, '/v1/survey/categories')).status).toBe(200);
+    expect((await get(sandbox, '/v1/orgstruct/divisions')).status).toBe(503);
+    sandbox.setFaults({ '*': { failNext: 3 } });
+    expect((await get(sandbox, `${TIMERS}?limit=1`)).status).toBe(503);
+    expect((await get(sandbox, '/v1/survey/categories')).status).toBe(503);
+    expect((await get(sandbox, '/v1/orgstruct/divisions/1')).status).toBe(503);
+    expect((await get(sandbox, '/v1/orgstruct/divisions/1')).status).toBe(200);
+  });
+
+  it('injects faults before checking the token', async () => {
+    sandbox.setFaults({ wfm_timers: { failNext: 1 } });
+    expect((await get(sandbox, TIMERS, { token: null })).status).toBe(503);
+    expect((await get(sandbox, TIMERS, { token: null })).status).toBe(401);
+  });
+});
+
+describe('sandbox control over HTTP', () => {
+  it('sets, reads and clears the fault plan and counts requests per endpoint', async () => {
+    const plan = { categories: { failNext: 1 } };
+    const put = await call(sandbox, 'PUT', '/_sandbox/faults', { token: null, body: plan });
+    expect(put.status).toBe(200);
+    expect(json(put)).toEqual({ faults: plan });
+    const before = json<{ requests: Record<string, number> }>(
+      await get(sandbox, '/_sandbox/stats', { token: null }),
+    );
+    expect((await get(sandbox, '/v1/survey/categories')).status).toBe(503);
+    expect((await get(sandbox, '/v1/survey/categories')).status).toBe(200);
+    const after = json<{ requests: Record<string, number>; dataset: { rows: number } }>(
+      await get(sandbox, '/_sandbox/stats', { token: null }),
+    );
+    expect(after.requests.categories).toBe((before.requests.categories ?? 0) + 2);
+    expect(after.requests['*']).toBe((before.requests['*'] ?? 0) + 2);
+    expect(after.dataset.rows).toBe(ROWS);
+    expect(sandbox.requestCount('categories')).toBe(after.requests.categories);
+    await call(sandbox, 'PUT', '/_sandbox/faults', { token: null, body: plan });
+    expect(json(await call(sandbox, 'DELETE', '/_sandbox/faults', { token: null }))).toEqual({ faults: {} });
+    expect((await get(sandbox, '/v1/survey/categories')).status).toBe(200);
+    expect(json(await get(sandbox, '/_sandbox/faults', { token: null }))).toEqual({ faults: {} });
+  });
+
+  it('refuses an invalid plan with 400 and keeps the current one', async () => {
+    sandbox.setFaults({ divisions: { latencyMs: 1 } });
+    const res = await call(sandbox, 'PUT', '/_sandbox/faults', {
+      token: null,
+      body: { divisions: { errorRate: 7 } },
+    });
+    expect(res.status).toBe(400);
+    expect(json(await get(sandbox, '/_sandbox/faults', { token: null }))).toEqual({
+      faults: { divisions: { latencyMs: 1 } },
+    });
+  });
+
+  it('starts with the faults option in force and refuses an invalid one', async () => {
+    const faulty = await startTestSandbox({ rows: 10, faults: { '*': { failNext: 1 } } });
+    try {
+      expect((await get(faulty, '/v1/survey/categories')).status).toBe(503);
+      expect((await get(faulty, '/v1/survey/categories')).status).toBe(200);
+    } finally {
+      await faulty.close();
+    }
+    await expect(startTestSandbox({ faults: { '*': { errorRate: 2 } } })).rejects.toThrow(/faults/);
+  });
+});
+
+describe('RunningSandbox.close', () => {
+  it('returns promptly while a response is stalled, ending that connection', async () => {
+    const sb = await startTestSandbox({ rows: 500, faults: { wfm_timers: { stallAfterBytes: 100 } } });
+    const res = await request(`${sb.url}${TIMERS}`, {
+      headers: { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}` },
+    });
+    const reader = (async () => {
+      let bytes = 0;
+      try {
+        for await (const chunk of res.body) bytes += (chunk as Buffer).length;
+        return { bytes, failed: false };
+      } catch {
+        return { bytes, failed: true };
+      }
+    })();
+    const started = performance.now();
+    await sb.close();
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(await reader).toEqual({ bytes: 100, failed: true });
+  });
+
+  it('refuses invalid options with a ConfigError', async () => {
+    await expect(startTestSandbox({ rows: -1 })).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
+    await expect(startTestSandbox({ endDate: '2024-02-30' })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+    });
+    await expect(startTestSandbox({ days: 0 })).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
+  });
+});
