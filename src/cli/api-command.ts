@@ -1,0 +1,74 @@
+// `shift-export api`: the control API (src/api) until SIGTERM or SIGINT. fastify, the dashboard
+// and the queue library are loaded when the command runs.
+
+import { loadApiConfig, loadExportConfig, loadLogLevel, loadQueueConfig, loadS3Config } from '../config.js';
+import { createLogger } from '../logger.js';
+import { loadQueueTuning } from '../queue/queue-tuning.js';
+import { parseFlags, type Command } from './command.js';
+
+export const apiCommand: Command = {
+  name: 'api',
+  summary: 'serve the control API, metrics and the queue dashboard (needs Redis)',
+  help: `
+Usage: shift-export api
+
+Serves on API_HOST:API_PORT (default 0.0.0.0:3000):
+  POST /exports {from, to, formats?, dest?, force?}   queue an export: 202 {jobId}; 200 when the
+                                                      same export is already queued or running
+  GET  /exports/:id                                   state, progress, failure reason, counts, files
+  GET  /exports/:id/files/:name                       a file of the export (S3: a redirect to a
+                                                      presigned URL valid 5 minutes)
+  GET  /healthz                                       200 when Redis and EXPORT_DEST are reachable
+  GET  /metrics                                       Prometheus metrics
+  GET  /admin/queues                                  the Bull Board dashboard
+
+Every route but /healthz needs "Authorization: Bearer <token>" with one of API_TOKENS (the
+dashboard also accepts the token as the password of HTTP Basic auth, for browsers). Bodies are
+JSON of at most API_BODY_LIMIT_BYTES. Logs JSON lines to stderr (LOG_LEVEL).
+
+Examples:
+  API_TOKENS=$(openssl rand -hex 24) REDIS_URL=redis://redis:6379 npx shift-export api
+  curl -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' \\
+    -d '{"from":"2026-11-01","to":"2026-11-07","formats":["csv"]}' http://localhost:3000/exports
+`,
+  async run(argv, io) {
+    parseFlags('api', argv, {});
+    const apiConfig = loadApiConfig(io.env);
+    const queueConfig = loadQueueConfig(io.env);
+    const exportConfig = loadExportConfig(io.env);
+    const tuning = loadQueueTuning(io.env);
+    const logger = createLogger({ level: loadLogLevel(io.env), destination: io.stderr, name: 'shift-export-api' });
+    const [{ openProducer }, { buildApi }, { DestinationPool }] = await Promise.all([
+      import('../queue/producer.js'),
+      import('../api/build-api.js'),
+      import('../api/destination-pool.js'),
+    ]);
+    const producer = await openProducer({ config: queueConfig, tuning, logger });
+    const destinations = new DestinationPool(exportConfig.dest, () => loadS3Config(io.env), logger);
+    const app = await buildApi({
+      queue: producer.queue,
+      redis: producer.connection,
+      prefix: queueConfig.prefix,
+      exportConfig,
+      tokens: apiConfig.tokens,
+      bodyLimitBytes: apiConfig.bodyLimitBytes,
+      destinations,
+      logger,
+    });
+    try {
+      await app.listen({ host: apiConfig.host, port: apiConfig.port });
+    } catch (error) {
+      await producer.close();
+      throw error;
+    }
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGTERM', resolve);
+      process.once('SIGINT', resolve);
+    });
+    logger.info({ signal }, 'stopping the API');
+    await app.close();
+    destinations.close();
+    await producer.close();
+    return 0;
+  },
+};

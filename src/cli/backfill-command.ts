@@ -1,0 +1,89 @@
+// `shift-export backfill`: queue one export per day of a range under a BullMQ flow whose parent
+// writes an index of the days' manifests. The queue library is loaded when the command runs.
+
+import { loadExportConfig, loadQueueConfig } from '../config.js';
+import { commandLogger } from '../queue/command-logger.js';
+import { exportRequest, MAX_BACKFILL_DAYS } from '../queue/export-request.js';
+import { loadQueueTuning } from '../queue/queue-tuning.js';
+import { parseFlags, UsageError, writeLine, type Command } from './command.js';
+
+interface IndexShape {
+  readonly index_location?: unknown;
+  readonly days?: readonly unknown[];
+  readonly totals?: { readonly exported?: unknown; readonly rejected?: unknown };
+}
+
+function describeIndex(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const index = value as IndexShape;
+  if (typeof index.index_location !== 'string' || !Array.isArray(index.days)) return undefined;
+  return [
+    `Backfill of ${index.days.length} days complete; index at ${index.index_location}`,
+    `  shifts exported ${String(index.totals?.exported ?? '?')}, rejected ${String(index.totals?.rejected ?? '?')}`,
+  ].join('\n');
+}
+
+export const backfillCommand: Command = {
+  name: 'backfill',
+  summary: 'queue one export per day of a range, with an index when all are done (needs Redis)',
+  help: `
+Usage: shift-export backfill --from YYYY-MM-DD --to YYYY-MM-DD [--format csv,xlsx] [--dest DEST]
+                             [--force] [--wait]
+
+Queues a BullMQ flow: one export job per day from..to (each published like any export, to
+<dest>/<day>_<day>/), and a parent job that runs when every day completed and writes an index of
+the days' manifests to <dest>/backfill-<from>_<to>.json. Days run in parallel on the workers. A day
+that fails for good (after its retries) fails the backfill at once; asking again re-runs the
+backfill (a completed one only with --force). Prints the backfill's job id on stdout.
+
+Flags:
+  --from DATE     first business date (YYYY-MM-DD)
+  --to DATE       last business date, inclusive (at most ${MAX_BACKFILL_DAYS} days)
+  --format LIST   csv, xlsx or csv,xlsx (default: EXPORT_FORMATS, else csv,xlsx)
+  --dest DEST     a folder (as the worker sees it) or s3://bucket/prefix (default: the worker's
+                  EXPORT_DEST)
+  --force         run again even when this backfill already completed
+  --wait          wait for the end; print where the index is, or the failure and exit 1
+
+Examples:
+  npx shift-export backfill --from 2026-01-01 --to 2026-03-31
+  npx shift-export backfill --from 2026-11-01 --to 2026-11-07 --format csv --dest s3://reports/shifts --wait
+`,
+  async run(argv, io) {
+    const { values } = parseFlags('backfill', argv, {
+      from: { type: 'string' },
+      to: { type: 'string' },
+      format: { type: 'string' },
+      dest: { type: 'string' },
+      force: { type: 'boolean' },
+      wait: { type: 'boolean' },
+    });
+    if (values.from === undefined) throw new UsageError('backfill: --from is required (YYYY-MM-DD)');
+    if (values.to === undefined) throw new UsageError('backfill: --to is required (YYYY-MM-DD)');
+    const data = exportRequest({ from: values.from, to: values.to, formats: values.format, dest: values.dest }, loadExportConfig(io.env), {
+      maxDays: MAX_BACKFILL_DAYS,
+    });
+    const queueConfig = loadQueueConfig(io.env);
+    const tuning = loadQueueTuning(io.env);
+    const [{ openProducer }, { enqueueBackfill }, { waitAndReport }] = await Promise.all([
+      import('../queue/producer.js'),
+      import('../queue/enqueue-export.js'),
+      import('../queue/wait-and-report.js'),
+    ]);
+    const producer = await openProducer({ config: queueConfig, tuning, logger: commandLogger(io.env, io.stderr), oneShot: true });
+    try {
+      const outcome = await enqueueBackfill(producer.queue, producer.flows(), data, queueConfig, { force: values.force === true });
+      writeLine(io.stdout, outcome.jobId);
+      writeLine(
+        io.stderr,
+        outcome.created
+          ? `queued ${outcome.days.length} days`
+          : `already ${outcome.state}: returned the existing backfill${outcome.state === 'completed' ? ' (use --force to run it again)' : ''}`,
+      );
+      if (values.wait !== true) return 0;
+      return await waitAndReport(producer, outcome.jobId, io, describeIndex);
+    } finally {
+      await producer.close();
+    }
+  },
+};

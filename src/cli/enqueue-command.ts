@@ -1,0 +1,70 @@
+// `shift-export enqueue`: put one export on the queue for a worker; print its job id. The queue
+// library is loaded when the command runs, so `--help` and the other commands start fast.
+
+import { loadExportConfig, loadQueueConfig } from '../config.js';
+import { commandLogger } from '../queue/command-logger.js';
+import { exportRequest } from '../queue/export-request.js';
+import { loadQueueTuning } from '../queue/queue-tuning.js';
+import { parseFlags, UsageError, writeLine, type Command } from './command.js';
+
+export const enqueueCommand: Command = {
+  name: 'enqueue',
+  summary: 'queue the export of one period for a worker and print its job id (needs Redis)',
+  help: `
+Usage: shift-export enqueue --from YYYY-MM-DD --to YYYY-MM-DD [--format csv,xlsx] [--dest DEST]
+                            [--force] [--wait]
+
+Queues the export of a period for a worker (\`shift-export worker\`) and prints the job id on
+stdout. The id is derived from the period, the formats and the destination: asking again for an
+export that is waiting or running returns the same job; one that completed is exported again only
+with --force; one that failed is run again.
+
+Flags:
+  --from DATE     first business date (YYYY-MM-DD)
+  --to DATE       last business date, inclusive (at most EXPORT_MAX_DAYS days)
+  --format LIST   csv, xlsx or csv,xlsx (default: EXPORT_FORMATS, else csv,xlsx)
+  --dest DEST     a folder (as the worker sees it) or s3://bucket/prefix (default: the worker's
+                  EXPORT_DEST)
+  --force         export again even when this export already completed
+  --wait          show progress and wait for the end; print the export's counts, or the failure
+                  reason and exit 1
+
+Exit code 0 when queued (with --wait: when the export completed), 1 when it failed or Redis
+cannot be reached, 2 for bad flags or configuration.
+
+Examples:
+  npx shift-export enqueue --from 2026-11-01 --to 2026-11-07
+  npx shift-export enqueue --from 2026-11-20 --to 2026-11-20 --format csv --dest s3://reports/shifts --wait
+  JOB=$(npx shift-export enqueue --from 2026-11-20 --to 2026-11-20 --force) && npx shift-export status "$JOB"
+`,
+  async run(argv, io) {
+    const { values } = parseFlags('enqueue', argv, {
+      from: { type: 'string' },
+      to: { type: 'string' },
+      format: { type: 'string' },
+      dest: { type: 'string' },
+      force: { type: 'boolean' },
+      wait: { type: 'boolean' },
+    });
+    if (values.from === undefined) throw new UsageError('enqueue: --from is required (YYYY-MM-DD)');
+    if (values.to === undefined) throw new UsageError('enqueue: --to is required (YYYY-MM-DD)');
+    const data = exportRequest({ from: values.from, to: values.to, formats: values.format, dest: values.dest }, loadExportConfig(io.env));
+    const config = loadQueueConfig(io.env);
+    const tuning = loadQueueTuning(io.env);
+    const [{ openProducer }, { enqueueExport }, { waitAndReport }] = await Promise.all([
+      import('../queue/producer.js'),
+      import('../queue/enqueue-export.js'),
+      import('../queue/wait-and-report.js'),
+    ]);
+    const producer = await openProducer({ config, tuning, logger: commandLogger(io.env, io.stderr), oneShot: true });
+    try {
+      const outcome = await enqueueExport(producer.queue, data, { force: values.force === true });
+      writeLine(io.stdout, outcome.jobId);
+      if (!outcome.created) writeLine(io.stderr, `already ${outcome.state}: returned the existing job${outcome.state === 'completed' ? ' (use --force to export again)' : ''}`);
+      if (values.wait !== true) return 0;
+      return await waitAndReport(producer, outcome.jobId, io);
+    } finally {
+      await producer.close();
+    }
+  },
+};

@@ -1,0 +1,79 @@
+// Everything `run` and `demo` share: build the export's dependencies from configuration, draw
+// progress, run it, print the summary. Configuration is parsed here, at the edge, once.
+
+import { loadExportConfig, loadLogLevel, loadS3Config, parseFormats, type ConnectedWfmConfig, type ExportFormat } from '../config.js';
+import { createDestination } from '../destinations/create-destination.js';
+import type { Period } from '../domain/period.js';
+import { runExport, type ExportResult } from '../export/run-export.js';
+import { createLogger, silentLogger, type Logger } from '../logger.js';
+import { WfmClient } from '../wfm/wfm-client.js';
+import type { CliIo } from './command.js';
+import { formatExportSummary } from './export-summary.js';
+import { createProgressLine } from './progress-line.js';
+
+export interface ExportSessionOptions {
+  readonly period: Period;
+  readonly wfm: ConnectedWfmConfig;
+  /** --dest, else EXPORT_DEST. */
+  readonly dest: string | undefined;
+  /** --format, else EXPORT_FORMATS. */
+  readonly format: string | undefined;
+}
+
+/** The logger of an interactive command: quiet on a terminal (the progress line speaks), JSON otherwise. */
+export function commandLogger(io: CliIo): Logger {
+  const level = loadLogLevel(io.env);
+  if (io.stderr.isTTY && level === 'info') return silentLogger;
+  return createLogger({ level, destination: io.stderr });
+}
+
+export async function runExportSession(options: ExportSessionOptions, io: CliIo, signal?: AbortSignal): Promise<ExportResult> {
+  const exportConfig = loadExportConfig(io.env);
+  const formats: readonly ExportFormat[] = options.format === undefined ? exportConfig.formats : parseFormats(options.format, '--format');
+  const logger = commandLogger(io);
+  const destination = createDestination(options.dest ?? exportConfig.dest, () => loadS3Config(io.env), logger);
+  await destination.check();
+  const client = new WfmClient(options.wfm, { logger });
+  const progress = createProgressLine(io.stderr);
+  try {
+    const result = await runExport(
+      { period: options.period, formats },
+      {
+        source: client,
+        destination,
+        settings: {
+          csvDelimiter: exportConfig.csvDelimiter,
+          csvBom: exportConfig.csvBom,
+          matchRateThreshold: exportConfig.matchRateThreshold,
+          sourceBaseUrl: options.wfm.baseUrl,
+        },
+        logger,
+        onProgress: (p) => progress.update(p),
+        ...(signal === undefined ? {} : { signal }),
+      },
+    );
+    progress.done();
+    io.stdout.write(`${formatExportSummary(result)}\n`);
+    return result;
+  } catch (error) {
+    progress.done();
+    throw error;
+  } finally {
+    await client.close();
+  }
+}
+
+/** An AbortSignal that fires on the first SIGINT/SIGTERM, so uploads are aborted cleanly. */
+export function signalOnInterrupt(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = (name: NodeJS.Signals) => controller.abort(new Error(`received ${name}`));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}

@@ -1,0 +1,70 @@
+// The `shift-export` command: dispatches to one file per command and turns every failure into one
+// line on stderr with a non-zero exit code (2 for usage and configuration, 1 for everything else).
+
+import { describeError, ShiftExportError } from '../errors.js';
+import type { Command, CliIo } from './command.js';
+import { commands } from './commands.js';
+
+function usage(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    'shift-export: turns the WFM finished-shift report into CSV and XLSX files with location-match statistics.',
+    '',
+    'Usage: shift-export <command> [flags]      shift-export <command> --help',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Examples:',
+    '  npx shift-export demo                                   # sandbox upstream, files in ./exports',
+    '  npx shift-export run --from 2026-11-01 --to 2026-11-07   # needs WFM_BASE_URL and WFM_TOKEN',
+    '  npx shift-export worker                                  # BullMQ worker with the nightly schedule',
+    '',
+    'Configuration is read from environment variables: see README.md, "Configuration".',
+  ].join('\n');
+}
+
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(`${usage()}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    const { TOOL_VERSION } = await import('../version.js');
+    io.stdout.write(`${TOOL_VERSION}\n`);
+    return 0;
+  }
+  const command: Command | undefined = commands.find((c) => c.name === name);
+  if (command === undefined) {
+    io.stderr.write(`shift-export: unknown command "${name}" (see shift-export --help)\n`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(`${command.help.trim()}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    io.stderr.write(`shift-export ${command.name}: ${describeError(error)}\n`);
+    if (error instanceof ShiftExportError && ['USAGE', 'CONFIG_INVALID', 'REQUEST_INVALID', 'DEST_INVALID'].includes(error.code)) {
+      return 2;
+    }
+    return 1;
+  }
+}
+
+/** Runs the CLI in this process: what bin/shift-export.js calls. */
+export function runCli(): void {
+  const io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env };
+  main(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`shift-export: ${describeError(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,31 @@
+// The live progress line of `run` and `demo` on a terminal: phase, rows, rows/s, redrawn in place
+// at most a few times a second. Off a terminal the commands log JSON lines instead.
+
+import type { ExportProgress } from '../export/progress.js';
+
+export interface ProgressLine {
+  update(progress: ExportProgress): void;
+  /** Clears the line (before the final summary or an error). */
+  done(): void;
+}
+
+export function createProgressLine(stream: NodeJS.WritableStream & { isTTY?: boolean }, now: () => number = Date.now): ProgressLine {
+  if (!stream.isTTY) return { update: () => undefined, done: () => undefined };
+  const started = now();
+  let lastDraw = 0;
+  let drawn = false;
+  return {
+    update(p) {
+      const t = now();
+      if (t - lastDraw < 200 && p.phase === 'fetching') return;
+      lastDraw = t;
+      const seconds = Math.max((t - started) / 1000, 0.001);
+      const rate = Math.round(p.rows / seconds).toLocaleString('en-US');
+      stream.write(`\r\x1b[K${p.phase.padEnd(10)} ${p.rows.toLocaleString('en-US')} rows  ${rate} rows/s  rejected ${p.rejected}`);
+      drawn = true;
+    },
+    done() {
+      if (drawn) stream.write('\r\x1b[K');
+    },
+  };
+}

@@ -1,0 +1,52 @@
+// `shift-export run`: one export of a period, in this process, no Redis needed.
+
+import { loadExportConfig, loadWfmConfig, requireUpstream } from '../config.js';
+import { parsePeriod } from '../domain/period.js';
+import { parseFlags, UsageError, type Command } from './command.js';
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'export one period now, in this process (no Redis needed)',
+  help: `
+Usage: shift-export run --from YYYY-MM-DD --to YYYY-MM-DD [--dest DIR|s3://bucket/prefix] [--format csv,xlsx]
+
+Exports the shifts whose local business date (the local date of the start) lies in from..to,
+both inclusive, and publishes the files and manifest.json to <dest>/<from>_<to>/.
+
+Flags:
+  --from DATE     first business date (YYYY-MM-DD)
+  --to DATE       last business date, inclusive (YYYY-MM-DD)
+  --dest DEST     a folder or s3://bucket/prefix (default: EXPORT_DEST, else ./exports)
+  --format LIST   csv, xlsx or csv,xlsx (default: EXPORT_FORMATS, else csv,xlsx)
+
+Needs WFM_BASE_URL and WFM_TOKEN (or WFM_TOKEN_FILE). Exit code 0 on success, 2 for bad flags or
+configuration, 1 when the export failed.
+
+Examples:
+  WFM_BASE_URL=https://wfm.example.com WFM_TOKEN_FILE=/run/secrets/wfm \\
+    npx shift-export run --from 2026-11-01 --to 2026-11-07
+  npx shift-export run --from 2026-11-20 --to 2026-11-20 --format csv --dest s3://reports/shifts
+`,
+  async run(argv, io) {
+    const { values } = parseFlags('run', argv, {
+      from: { type: 'string' },
+      to: { type: 'string' },
+      dest: { type: 'string' },
+      format: { type: 'string' },
+    });
+    if (values.from === undefined) throw new UsageError('run: --from is required (YYYY-MM-DD)');
+    if (values.to === undefined) throw new UsageError('run: --to is required (YYYY-MM-DD)');
+    const exportConfig = loadExportConfig(io.env);
+    const period = parsePeriod(values.from, values.to, exportConfig.maxDays);
+    const wfm = requireUpstream(loadWfmConfig(io.env));
+    // Loaded here, not at the top: --help and flag errors should not pay for the AWS SDK and exceljs.
+    const { runExportSession, signalOnInterrupt } = await import('./export-session.js');
+    const interrupt = signalOnInterrupt();
+    try {
+      await runExportSession({ period, wfm, dest: values.dest, format: values.format }, io, interrupt.signal);
+      return 0;
+    } finally {
+      interrupt.dispose();
+    }
+  },
+};

@@ -1,0 +1,71 @@
+// `shift-export worker`: a BullMQ worker process (jobs/worker.ts) until SIGTERM or SIGINT. The
+// worker and its libraries are loaded when the command runs, so `--help` and the other commands
+// start fast.
+
+import { loadExportConfig, loadLogLevel, loadQueueConfig, loadS3Config, loadScheduleConfig, loadWfmConfig, requireUpstream } from '../config.js';
+import { createLogger } from '../logger.js';
+import { loadQueueTuning } from '../queue/queue-tuning.js';
+import { parseFlags, type Command } from './command.js';
+
+export const workerCommand: Command = {
+  name: 'worker',
+  summary: 'run a queue worker: on-demand, nightly and backfill exports (needs Redis)',
+  help: `
+Usage: shift-export worker
+
+Runs a BullMQ worker on the queue "shift-exports" in REDIS_URL: it takes export jobs (from
+\`enqueue\`, \`backfill\`, the control API and the nightly schedule) and writes each export to the
+job's destination or EXPORT_DEST. At start it registers the nightly schedule (NIGHTLY_CRON in
+NIGHTLY_TZ: yesterday plus LOOKBACK_DAYS days before it, each re-exported every night).
+
+Run as many workers as you like, on as many machines, against the same Redis: each takes
+WORKER_CONCURRENCY jobs at a time; a job runs on one worker at a time.
+
+On SIGTERM or SIGINT the worker takes no new job, lets running exports finish within
+SHUTDOWN_GRACE_MS, then aborts them (nothing is published) and hands them back to the queue for
+another worker; a second signal skips the wait. Exit code 0 once stopped; 2 for bad configuration.
+
+Needs WFM_BASE_URL and WFM_TOKEN (or WFM_TOKEN_FILE); logs JSON lines to stderr (LOG_LEVEL).
+
+Examples:
+  REDIS_URL=redis://redis:6379 WFM_BASE_URL=https://wfm.example.com WFM_TOKEN_FILE=/run/secrets/wfm \\
+    EXPORT_DEST=s3://reports/shifts npx shift-export worker
+  WORKER_CONCURRENCY=2 NIGHTLY_TZ=Europe/Berlin npx shift-export worker
+`,
+  async run(argv, io) {
+    parseFlags('worker', argv, {});
+    const queueConfig = loadQueueConfig(io.env);
+    const tuning = loadQueueTuning(io.env);
+    const schedule = loadScheduleConfig(io.env);
+    const exportConfig = loadExportConfig(io.env);
+    const wfm = requireUpstream(loadWfmConfig(io.env));
+    const logger = createLogger({ level: loadLogLevel(io.env), destination: io.stderr, name: 'shift-export-worker' });
+    const [{ connectRedis }, { startExportWorker }] = await Promise.all([import('../queue/redis-connection.js'), import('../../jobs/worker.js')]);
+    const connection = await connectRedis(queueConfig.redisUrl, {
+      role: 'worker',
+      connectTimeoutMs: tuning.redisConnectTimeoutMs,
+      logger,
+      connectionName: 'shift-export-worker',
+    });
+    const running = await startExportWorker({
+      connection,
+      queueConfig,
+      tuning,
+      schedule,
+      exportConfig,
+      wfm,
+      s3Config: () => loadS3Config(io.env),
+      logger,
+    });
+    const stopped = new Promise<boolean>((resolve) => {
+      const onSignal = (signal: NodeJS.Signals): void => void running.stop(`received ${signal}`).then(resolve);
+      process.on('SIGTERM', onSignal);
+      process.on('SIGINT', onSignal);
+    });
+    const inTime = await stopped;
+    // Whatever a library may still hold open (a keep-alive socket, a timer) must not keep a stopped
+    // worker alive: an orchestrator waiting for the exit would kill it and lose the clean stop.
+    setTimeout(() => process.exit(process.exitCode ?? 0), 3000).unref();
+    return inTime ? 0 : 1;
+  },
+};

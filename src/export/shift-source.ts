@@ -1,0 +1,10 @@
+// What an export needs from the upstream: the division list and the report, as batches of raw rows.
+// WfmClient provides it; naming the narrow need keeps the use case independent of HTTP details.
+
+import type { UtcWindow } from '../domain/period.js';
+import type { Division, DivisionListQuery } from '../wfm/schemas.js';
+
+export interface ShiftSource {
+  listDivisions(query: DivisionListQuery & { signal?: AbortSignal | undefined }): Promise<Division[]>;
+  readShifts(options: { window?: UtcWindow; signal?: AbortSignal | undefined }): AsyncIterable<unknown[]>;
+}

@@ -1,0 +1,146 @@
+// `shift-export run` as a child process against the sandbox over HTTP, files read back with an
+// independent CSV parser (csv-parse), every number cross-checked.
+
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { SHIFT_COLUMNS } from '../../src/domain/shift-columns.js';
+import { parseManifest } from '../../src/render/manifest.js';
+import { cliEnv, runCli } from '../support/cli.js';
+import { SANDBOX_ADMIN_TOKEN, startTestSandbox } from '../support/sandbox.js';
+
+const PERIOD = { from: '2024-03-25', to: '2024-03-31' };
+
+let sandbox: RunningSandbox;
+let baseEnv: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rows: 3000, faults: { wfm_timers: { invalidRowRate: 0.01, duplicateRowRate: 0.01 } } });
+  baseEnv = cliEnv({ WFM_BASE_URL: sandbox.url, WFM_TOKEN: SANDBOX_ADMIN_TOKEN, WFM_RETRY_BASE_DELAY_MS: '10' });
+});
+
+afterAll(async () => {
+  await sandbox.close();
+});
+
+function readCsv(path: string): Record<string, string>[] {
+  const text = readFileSync(path, 'utf8');
+  expect(text.startsWith('\uFEFF')).toBe(true);
+  return parse(text.slice(1), { columns: true, relax_quotes: false }) as Record<string, string>[];
+}
+
+function exportDir(dest: string): string {
+  return realpathSync(join(dest, `${PERIOD.from}_${PERIOD.to}`));
+}
+
+describe('shift-export run', () => {
+  let dest: string;
+  let result: { code: number | null; stdout: string; stderr: string };
+
+  beforeAll(async () => {
+    dest = mkdtempSync(join(tmpdir(), 'run-e2e-'));
+    result = await runCli(['run', '--from', PERIOD.from, '--to', PERIOD.to, '--dest', dest, '--format', 'csv'], { ...baseEnv, TZ: 'Asia/Kathmandu' });
+  });
+
+  it('exits 0 and says where the files are', () => {
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`published to ${dest}`);
+  });
+
+  it('publishes every CSV file and a manifest whose sizes and hashes match the files', () => {
+    const dir = exportDir(dest);
+    const manifest = parseManifest(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    expect(manifest.period).toEqual(PERIOD);
+    expect(manifest.source.base_url).toBe(sandbox.url);
+    expect(manifest.files.map((f) => f.name).sort()).toEqual(
+      ['rejected.csv', 'shifts.csv', 'summary_by_division.csv', 'summary_by_region.csv', 'summary_by_shop.csv', 'summary_by_user.csv'].sort(),
+    );
+    expect(readdirSync(dir).sort()).toEqual([...manifest.files.map((f) => f.path), 'manifest.json'].sort());
+    for (const file of manifest.files) {
+      const bytes = readFileSync(join(dir, file.path));
+      expect(bytes.length, file.name).toBe(file.bytes);
+      expect(createHash('sha256').update(bytes).digest('hex'), file.name).toBe(file.sha256);
+    }
+  });
+
+  it('writes shifts.csv with the contract columns, one row per exported shift, all inside the period', () => {
+    const dir = exportDir(dest);
+    const manifest = parseManifest(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    const text = readFileSync(join(dir, 'shifts.csv'), 'utf8');
+    const header = text.slice(1, text.indexOf('\n')).replace(/\r$/, '');
+    expect(header.split(',')).toEqual(SHIFT_COLUMNS.map((c) => c.name));
+    const rows = readCsv(join(dir, 'shifts.csv'));
+    expect(rows.length).toBe(manifest.counts.exported);
+    expect(rows.length).toBeGreaterThan(100);
+    expect(new Set(rows.map((r) => r['shift_id'])).size).toBe(rows.length);
+    for (const row of rows) {
+      expect(row['business_date']! >= PERIOD.from && row['business_date']! <= PERIOD.to).toBe(true);
+      expect(row['start_local']!.slice(0, 10)).toBe(row['business_date']);
+      expect(row['start_local']).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+      expect(row['start_utc']).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+      expect(row['start_utc_offset']).toMatch(/^[+-]\d{2}:\d{2}$/);
+      const comment = row['comment'] ?? '';
+      expect(/^[=+\-@\t\r]/.test(comment), `unguarded comment ${comment}`).toBe(false);
+    }
+    const c = manifest.counts;
+    expect(c.fetched).toBe(c.exported + c.rejected + c.duplicates + c.outside_window);
+    expect(c.rejected).toBeGreaterThan(0);
+    expect(c.duplicates).toBeGreaterThan(0);
+    expect(readCsv(join(dir, 'rejected.csv')).length).toBe(c.rejected);
+  });
+
+  it('gives summaries whose shift counts add up to the exported shifts', () => {
+    const dir = exportDir(dest);
+    const shifts = readCsv(join(dir, 'shifts.csv'));
+    for (const name of ['summary_by_division.csv', 'summary_by_region.csv', 'summary_by_shop.csv', 'summary_by_user.csv']) {
+      const total = readCsv(join(dir, name)).reduce((sum, r) => sum + Number(r['shifts']), 0);
+      expect(total, name).toBe(shifts.length);
+    }
+    const matched = shifts.filter((r) => r['start_location_match'] === 'true').length;
+    const checked = shifts.filter((r) => r['start_location_match'] !== '').length;
+    const manifest = parseManifest(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    expect(manifest.statistics['start_match_rate']).toBeCloseTo(matched / checked, 4);
+  });
+
+  it('writes the same shifts.csv whatever the machine time zone', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'run-e2e-utc-'));
+    const utc = await runCli(['run', '--from', PERIOD.from, '--to', PERIOD.to, '--dest', other, '--format', 'csv'], { ...baseEnv, TZ: 'UTC' });
+    expect(utc.code).toBe(0);
+    const a = readFileSync(join(exportDir(dest), 'shifts.csv'));
+    const b = readFileSync(join(realpathSync(join(other, `${PERIOD.from}_${PERIOD.to}`)), 'shifts.csv'));
+    expect(a.equals(b)).toBe(true);
+  });
+});
+
+describe('shift-export run refuses bad input with one line and writes nothing', () => {
+  const cases: { name: string; args: string[]; env?: Record<string, string>; code: number; pattern: RegExp }[] = [
+    { name: 'an impossible date', args: ['--from', '2024-02-30', '--to', '2024-03-01'], code: 2, pattern: /--from "2024-02-30" is not a date/ },
+    { name: 'from after to', args: ['--from', '2024-03-05', '--to', '2024-03-01'], code: 2, pattern: /--from 2024-03-05 is after --to 2024-03-01/ },
+    { name: 'a period over the maximum', args: ['--from', '2024-01-01', '--to', '2024-03-01'], code: 2, pattern: /more than the maximum of 31/ },
+    { name: 'an unknown format', args: ['--from', '2024-03-01', '--to', '2024-03-01', '--format', 'pdf'], code: 2, pattern: /unknown format "pdf"/ },
+    { name: 'an unknown flag', args: ['--from', '2024-03-01', '--to', '2024-03-01', '--frmo', 'x'], code: 2, pattern: /--frmo/ },
+    { name: 'a missing --to', args: ['--from', '2024-03-01'], code: 2, pattern: /--to is required/ },
+    { name: 'a missing token', args: ['--from', '2024-03-01', '--to', '2024-03-01'], env: { WFM_TOKEN: '' }, code: 2, pattern: /WFM_TOKEN is not set/ },
+    { name: 'a malformed base URL', args: ['--from', '2024-03-01', '--to', '2024-03-01'], env: { WFM_BASE_URL: 'ftp:/x' }, code: 2, pattern: /WFM_BASE_URL is invalid/ },
+    { name: 'a wrong token (401)', args: ['--from', '2024-03-01', '--to', '2024-03-01'], env: { WFM_TOKEN: 'wrong-token' }, code: 1, pattern: /WFM_AUTH/ },
+    { name: 'an unreachable upstream', args: ['--from', '2024-03-01', '--to', '2024-03-01'], env: { WFM_BASE_URL: 'http://127.0.0.1:9', WFM_RETRY_ATTEMPTS: '1' }, code: 1, pattern: /WFM_NETWORK|WFM_TIMEOUT/ },
+  ];
+
+  for (const c of cases) {
+    it(`stops on ${c.name}`, async () => {
+      const dest = mkdtempSync(join(tmpdir(), 'run-bad-'));
+      const run = await runCli(['run', ...c.args, '--dest', dest], { ...baseEnv, ...c.env });
+      expect(run.code).toBe(c.code);
+      const lines = run.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(c.pattern);
+      expect(run.stderr).not.toContain('wrong-token');
+      expect(readdirSync(dest)).toEqual([]);
+    });
+  }
+});
