@@ -1,0 +1,159 @@
+// manifest.json: what one export holds, written last so that its presence means the export is
+// complete. The zod schema is the contract for writers and readers (the API, the next export of the
+// same period); every object in it is strict, so nothing unplanned — a token above all — can be
+// slipped into the file. Keys are snake_case like the counts and statistics the issue names.
+// The statistics are built from the summary column declarations, so their names and rounding are
+// those of the summary_by_*.csv files and never drift.
+
+import { z } from 'zod';
+import type { Column } from '../domain/column.js';
+import { parseDay } from '../domain/civil-time.js';
+import type { GroupStats, UserSummary } from '../domain/summary.js';
+import {
+  DIVISION_SUMMARY_COLUMNS,
+  REGION_SUMMARY_COLUMNS,
+  SHOP_SUMMARY_COLUMNS,
+  USER_SUMMARY_COLUMNS,
+} from '../domain/summary-columns.js';
+import { ShiftExportError } from '../errors.js';
+
+export const MANIFEST_FILE_NAME = 'manifest.json';
+export const TOOL_NAME = 'shift-export';
+
+/** manifest.json is missing a member, has one too many, or is not JSON at all. */
+export class ManifestError extends ShiftExportError {
+  constructor(message: string, cause?: unknown) {
+    super('MANIFEST_INVALID', message, { cause });
+  }
+}
+
+const allSummaryTables: readonly (readonly Column<never>[])[] = [
+  DIVISION_SUMMARY_COLUMNS,
+  REGION_SUMMARY_COLUMNS,
+  SHOP_SUMMARY_COLUMNS,
+  USER_SUMMARY_COLUMNS,
+];
+
+/**
+ * The statistic columns, in file order: those every summary table has (the group keys differ
+ * between tables, the statistics are the same).
+ */
+export const STATISTIC_COLUMNS: readonly Column<UserSummary>[] = USER_SUMMARY_COLUMNS.filter((c) =>
+  allSummaryTables.every((table) => table.some((other) => other.name === c.name)),
+);
+
+function statisticSchema(column: Column<UserSummary>): z.ZodType<number | null> {
+  switch (column.kind) {
+    case 'integer':
+      return z.number().int().nonnegative();
+    case 'decimal':
+    case 'rate':
+      // Rates are empty (null) when their denominator is 0, distances when there are none. No sign
+      // check: distances are the source's numbers, and a manifest must not fail an export over them.
+      return z.number().nullable();
+    default:
+      throw new Error(
+        `summary column ${column.name} has kind ${column.kind}, which the manifest cannot hold`,
+      );
+  }
+}
+
+const statisticsSchema = z.strictObject(
+  Object.fromEntries(STATISTIC_COLUMNS.map((c) => [c.name, statisticSchema(c)])),
+);
+
+export type ManifestStatistics = Readonly<Record<string, number | null>>;
+
+/** The overall statistics as the manifest holds them: summary column name -> value. */
+export function manifestStatistics(overall: GroupStats): ManifestStatistics {
+  // The statistic columns read only `stats`; the keys of this summary are never looked at.
+  const row: UserSummary = { userId: 0, userLogin: '', userDisplayName: '', stats: overall };
+  const out: Record<string, number | null> = {};
+  for (const column of STATISTIC_COLUMNS) {
+    const value = column.value(row);
+    if (value !== null && typeof value !== 'number') {
+      throw new Error(`summary column ${column.name} gave a ${typeof value}, not a number`);
+    }
+    out[column.name] = value;
+  }
+  return out;
+}
+
+const count = z.number().int().nonnegative();
+const day = z.string().refine((text) => parseDay(text) !== undefined, 'expected a real date as YYYY-MM-DD');
+/** ISO 8601 with a zone, e.g. 2026-11-21T06:00:00.000Z. */
+const timestamp = z.iso.datetime({ offset: true });
+const id = z.string().min(1);
+
+const baseUrl = z.url({ protocol: /^https?$/ }).refine((text) => {
+  const url = new URL(text);
+  return url.username === '' && url.password === '' && url.search === '' && url.hash === '';
+}, 'expected a base URL without credentials, query or fragment (no secret goes into the manifest)');
+
+export const manifestFileSchema = z.strictObject({
+  /** The file's name, e.g. `shifts.csv`. */
+  name: z.string().min(1),
+  /** Where it is, relative to the export's folder (or prefix). */
+  path: z.string().min(1),
+  bytes: count,
+  /** Lower-case hex SHA-256 of the file's bytes. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lower-case hex digits'),
+  /** Data rows (header rows not counted). */
+  rows: count,
+  /** MIME type, e.g. `text/csv; charset=utf-8`. */
+  content_type: z.string().min(1),
+});
+
+export const manifestSchema = z.strictObject({
+  export_id: id,
+  period: z
+    .strictObject({ from: day, to: day })
+    .refine((p) => p.from <= p.to, { message: 'from is after to', path: ['to'] }),
+  generated_at: timestamp,
+  tool: z.strictObject({ name: z.literal(TOOL_NAME), version: z.string().min(1) }),
+  source: z.strictObject({ base_url: baseUrl }),
+  counts: z.strictObject({
+    fetched: count,
+    exported: count,
+    rejected: count,
+    duplicates: count,
+    outside_window: count,
+    flagged: count,
+  }),
+  statistics: statisticsSchema,
+  files: z.array(manifestFileSchema),
+  /** The export of the same period this one replaced, when there was one. */
+  previous: z.strictObject({ export_id: id, generated_at: timestamp }).optional(),
+  /** Rows changed since the previous export of the same period (issue 5; not computed yet). */
+  changes: z
+    .strictObject({ previous_export_id: id, added: count, removed: count, changed: count })
+    .optional(),
+});
+
+export type Manifest = z.infer<typeof manifestSchema>;
+export type ManifestFile = z.infer<typeof manifestFileSchema>;
+
+function checked(value: unknown, what: string): Manifest {
+  const result = manifestSchema.safeParse(value);
+  if (!result.success) throw new ManifestError(`${what}: ${z.prettifyError(result.error)}`, result.error);
+  return result.data;
+}
+
+/**
+ * manifest.json's text: pretty JSON with keys in schema order (statistics in column order),
+ * whatever order the object was built in, and a trailing newline.
+ */
+export function renderManifest(manifest: Manifest): string {
+  return `${JSON.stringify(checked(manifest, 'the manifest to write is invalid'), null, 2)}\n`;
+}
+
+/** Reads manifest.json's text back; throws ManifestError when it is not a manifest. */
+export function parseManifest(text: string): Manifest {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ManifestError(`manifest.json is not JSON: ${(error as Error).message}`, error);
+  }
+  return checked(value, 'manifest.json is invalid');
+}
