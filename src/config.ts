@@ -74,12 +74,17 @@ const httpUrl = z
   .refine((u) => /^https?:\/\//i.test(u), 'must start with http:// or https://')
   .transform((u) => u.replace(/\/+$/, ''));
 
+/** Variables whose empty value means something (WFM_WINDOW_QUERY='' asks for no time filter). */
+const EMPTY_IS_A_VALUE = new Set(['WFM_WINDOW_QUERY']);
+
 /** Parses one slice: reads each key from env (or the documented default), names the key on error. */
 function parseSlice<S extends z.ZodRawShape>(env: Env, shape: S): Readonly<z.infer<z.ZodObject<S>>> {
   const input: Record<string, string | undefined> = {};
   for (const key of Object.keys(shape)) {
     const raw = env[key];
-    input[key] = raw === undefined || raw === '' ? undefined : raw;
+    // An empty value means "unset" (the default applies), except where emptiness is itself a
+    // documented setting.
+    input[key] = raw === undefined || (raw === '' && !EMPTY_IS_A_VALUE.has(key)) ? undefined : raw;
   }
   const result = z.object(shape).safeParse(input);
   if (!result.success) {

@@ -1,6 +1,8 @@
 // The WFM API contract (../shared/wfm-interface-spec.md) as zod schemas with the spec's exact field
-// names, types and nullability. Response schemas are not .strict(): an upstream that adds members
-// must not break an export. Request bodies carry the spec's required rules.
+// names, types and nullability. Response schemas are loose objects: they check the members the spec
+// lists and keep the others (what fields=regions and fields=dirsWithBusinessDirs add to a division,
+// whatever an upstream adds later) instead of failing or silently dropping them. Request bodies are
+// strict and carry the spec's required rules.
 
 import { z } from 'zod';
 import { localDateTimeSchema } from '../domain/finished-shift.js';
@@ -16,7 +18,7 @@ const integer = z.number().int();
 const integerList = z.array(integer);
 
 /** Spec 2.2: Template, embedded in Category.templates. */
-export const templateSchema = z.object({
+export const templateSchema = z.looseObject({
   id: z.string(),
   type: z.string(),
   categoryId: z.string(),
@@ -40,7 +42,7 @@ export const templateSchema = z.object({
 export type Template = z.infer<typeof templateSchema>;
 
 /** Spec 2.1: Category. */
-export const categorySchema = z.object({
+export const categorySchema = z.looseObject({
   id: z.string(),
   name: z.string(),
   tenant: z.string(),
@@ -64,7 +66,7 @@ export const categoryInputSchema = z.strictObject({
 export type CategoryInput = z.infer<typeof categoryInputSchema>;
 
 /** Spec 2.4: Division manager, element of Division.dirs. */
-export const divisionManagerSchema = z.object({
+export const divisionManagerSchema = z.looseObject({
   id: integer,
   active: z.boolean(),
   login: z.string(),
@@ -81,7 +83,7 @@ export const divisionManagerSchema = z.object({
 export type DivisionManager = z.infer<typeof divisionManagerSchema>;
 
 /** Spec 2.3: Division. `dirs` is present by default (fields=dirs) and absent otherwise. */
-export const divisionSchema = z.object({
+export const divisionSchema = z.looseObject({
   id: integer,
   externalId: z.string().nullable(),
   name: z.string(),

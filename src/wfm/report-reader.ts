@@ -1,0 +1,328 @@
+// Reads the finished-shifts report (GET /v1/connector/rpc/wfm_timers) as batches of raw parsed rows,
+// in bounded memory, completely or not at all: paging, completeness checks and resuming a read
+// that broke midway. Rows are not validated here (the pipeline does that, row by row, and keeps
+// the invalid ones for the rejected file).
+//
+// Paging (WFM_PAGING): `none` is one streamed request; `keyset` asks for `id=gt.<last>&limit=N`
+// until a short page; `offset` for `offset=K&limit=N` until a short page or a 416. Every request
+// says `order=id.asc`.
+//
+// Completeness: with Prefer: count=exact the upstream states in Content-Range how many rows match
+// the request (`0-999/5000`). Each answer must then hold min(limit, total - offset) rows; fewer is
+// WFM_INCOMPLETE (retryable, and resumed like a break). This is what catches a server-side row cap
+// (like PostgREST's max-rows), which otherwise looks like a short, final page. More rows than
+// announced are accepted: an upstream that sends a row twice is dedup's business, not a cut.
+// Without a total (WFM_COUNT_EXACT=false, or an upstream that does not count) a cap goes unseen.
+//
+// Resuming: a body can break after rows were handed downstream (reset, truncation, a stall past the
+// body timeout, a short count). Starting over would repeat those rows, giving up would lose the
+// export, so the next attempt resumes where the caller stands:
+// - by id (none, keyset): we ask for `order=id.asc` and remember the id of the last row handed
+//   out; the next request adds `id=gt.<that id>`. This is exact only if ids arrived in ascending
+//   order — if they went down (an upstream that ignores `order`), rows before the break may come
+//   after it in a new answer, and `id=gt.` would lose them: then we fail with the retryable
+//   WFM_RESUME_UNSAFE instead (the job retries from scratch). Equal neighbours (a row sent twice)
+//   are harmless: everything up to that id has been seen, and dedup drops the copy downstream.
+//   A row whose id cannot be read (an invalid row) gives no position; row-emitter.ts says how
+//   such rows are held back so the position stays exact.
+//   An answer to `id=gt.N` that contains an id <= N shows the filter is ignored: resuming or
+//   keyset paging would loop, so that fails too.
+// - by count (offset): the page is asked again from offset K + rows already handed out.
+// A resume is one more attempt of the same retry budget, which resets when rows were handed out.
+
+import type { ConnectedWfmConfig } from '../config.js';
+import type { UtcWindow } from '../domain/period.js';
+import { expectedRows, parseContentRange } from './content-range.js';
+import { JsonArrayScanError, JsonArrayScanner } from './json-array-scanner.js';
+import { RetryBudget, type OnRetry, type RetryClock } from './retry.js';
+import {
+  WfmBodyInvalidError,
+  WfmBodyTooLargeError,
+  WfmBodyTruncatedError,
+  WfmError,
+  WfmIncompleteError,
+  WfmPagingUnsupportedError,
+  WfmResumeUnsafeError,
+  scrub,
+  type WfmErrorContext,
+} from './wfm-error.js';
+import { reportQuery, windowQuery, type ReportCursor } from './wfm-query.js';
+import { RowEmitter, type Position } from './row-emitter.js';
+import { releaseBody, type WfmResponse, type WfmTransport } from './wfm-transport.js';
+
+export const REPORT_PATH = '/v1/connector/rpc/wfm_timers';
+
+export interface ReadProgress {
+  /** Rows handed out so far. */
+  readonly rows: number;
+  /** Body bytes received so far (all attempts, all pages). */
+  readonly bytes: number;
+  /** HTTP requests sent. */
+  readonly requests: number;
+  /** Retries and resumes. */
+  readonly retries: number;
+}
+
+export interface ReadShiftsOptions {
+  /** The start_time window; absent: no filter (the whole report). */
+  readonly window?: UtcWindow | undefined;
+  readonly signal?: AbortSignal | undefined;
+  /** With each batch, just before it is handed out (counts include it). */
+  readonly onProgress?: (progress: ReadProgress) => void;
+  /** For every body chunk received, before parsing: the bench's download ceiling. */
+  readonly onBytes?: (bytes: number) => void;
+}
+
+export interface ReportReaderDeps {
+  readonly transport: WfmTransport;
+  readonly config: ConnectedWfmConfig;
+  readonly clock: RetryClock;
+  readonly onRetry?: OnRetry;
+  /** Bytes of complete rows parsed at once (scanner batch). */
+  readonly batchBytes?: number;
+}
+
+interface Counters {
+  rows: number;
+  bytes: number;
+  requests: number;
+  retries: number;
+}
+
+interface AnswerResult {
+  readonly received: number;
+  /** 416 in offset paging: nothing at this offset. */
+  readonly outOfRange: boolean;
+}
+
+/** The report as batches of raw rows; see the module comment for paging, completeness and resuming. */
+export async function* readReport(
+  deps: ReportReaderDeps,
+  options: ReadShiftsOptions = {},
+): AsyncGenerator<unknown[], void, undefined> {
+  const { config } = deps;
+  const mode = config.paging;
+  const counters: Counters = { rows: 0, bytes: 0, requests: 0, retries: 0 };
+  const position: Position = { lastId: undefined, ascending: true, blind: false, pageStart: 0, pageDone: 0 };
+  const budget = new RetryBudget({
+    policy: config.retry,
+    method: 'GET',
+    clock: deps.clock,
+    onRetry: (event) => {
+      counters.retries += 1;
+      deps.onRetry?.(event);
+    },
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+  const window = windowQuery(config.windowQuery, options.window);
+
+  for (;;) {
+    const attempt = budget.beginAttempt();
+    const cursor: ReportCursor =
+      mode === 'offset'
+        ? { offset: position.pageStart + position.pageDone, limit: config.pageSize - position.pageDone }
+        : {
+            ...(position.lastId === undefined ? {} : { afterId: position.lastId }),
+            ...(mode === 'keyset' ? { limit: config.pageSize } : {}),
+          };
+    let result: AnswerResult;
+    try {
+      result = yield* readAnswer(deps, options, cursor, attempt, counters, position, budget, window);
+    } catch (error) {
+      if (error instanceof WfmError && error.retryable && counters.rows > 0 && mode !== 'offset') {
+        const unsafe = !position.ascending
+          ? 'ids arrived out of order'
+          : position.blind
+            ? 'too many rows without a readable id'
+            : undefined;
+        if (unsafe !== undefined) {
+          throw new WfmResumeUnsafeError(`${unsafe}; cause: ${error.code}`, {
+            method: 'GET',
+            path: REPORT_PATH,
+            attempts: attempt,
+            cause: error,
+          });
+        }
+      }
+      await budget.beforeRetry(error);
+      continue;
+    }
+    if (mode === 'none' || result.outOfRange) return;
+    const limit = cursor.limit ?? config.pageSize;
+    if (result.received < limit) return;
+    if (mode === 'offset') {
+      position.pageStart += config.pageSize;
+      position.pageDone = 0;
+    }
+  }
+}
+
+/** One request: yields its rows, checks its completeness; throws a typed error when it breaks. */
+async function* readAnswer(
+  deps: ReportReaderDeps,
+  options: ReadShiftsOptions,
+  cursor: ReportCursor,
+  attempt: number,
+  counters: Counters,
+  position: Position,
+  budget: RetryBudget,
+  window: string,
+): AsyncGenerator<unknown[], AnswerResult, undefined> {
+  const { config, transport } = deps;
+  const context: WfmErrorContext = { method: 'GET', path: REPORT_PATH, attempts: attempt };
+  counters.requests += 1;
+  const response: WfmResponse = await transport.send({
+    method: 'GET',
+    path: REPORT_PATH,
+    query: reportQuery(window, cursor),
+    headers: config.countExact ? { prefer: 'count=exact' } : {},
+    attempt,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(config.paging === 'offset' ? { acceptStatuses: new Set([416]) } : {}),
+  });
+  const body = response.body;
+  try {
+    if (response.status === 416) {
+      await body.dump().catch(() => undefined); // a small error body: read it, keep the connection
+      return { received: 0, outOfRange: true };
+    }
+    const range = parseContentRange(response.headers['content-range']);
+    const scanner = new JsonArrayScanner({
+      maxBodyBytes: config.maxBodyBytes,
+      maxRowBytes: config.maxRowBytes,
+      ...(deps.batchBytes === undefined ? {} : { batchBytes: deps.batchBytes }),
+    });
+    const emitter = new RowEmitter(config.paging, cursor, position, context);
+    let received = 0;
+    const chunks = body[Symbol.asyncIterator]();
+    for (let done = false; !done;) {
+      let next: IteratorResult<Buffer>;
+      try {
+        next = (await chunks.next()) as IteratorResult<Buffer>;
+      } catch (error) {
+        throw transport.mapError(
+          error,
+          { ...context, extra: { receivedRows: received } },
+          'body',
+          options.signal,
+        );
+      }
+      let rows: readonly unknown[];
+      if (next.done === true) {
+        done = true;
+        rows = scan(() => scanner.end(), context, deps);
+      } else {
+        const chunk = next.value;
+        counters.bytes += chunk.length;
+        options.onBytes?.(chunk.length);
+        rows = scan(() => scanner.push(chunk), context, deps);
+      }
+      if (rows.length === 0) continue;
+      received += rows.length;
+      const batch = emitter.accept(rows);
+      // Adjacent copies of one id do not count: an upstream may send a row twice within its limit.
+      if (cursor.limit !== undefined && received - emitter.repeats > cursor.limit) {
+        throw new WfmPagingUnsupportedError(
+          `more than limit=${cursor.limit} rows in one answer (limit ignored)`,
+          context,
+        );
+      }
+      if (batch.length > 0) yield* handOut(batch, counters, position, budget, options);
+    }
+    const expected = expectedRows(range, cursor.offset ?? 0, cursor.limit);
+    // Fewer rows than announced is a cut; more is not (a row sent twice is dedup's business).
+    if (expected !== undefined && received < expected)
+      throw new WfmIncompleteError(expected, received, context);
+    const rest = emitter.finish(received, cursor.limit);
+    if (rest.length > 0) yield* handOut(rest, counters, position, budget, options);
+    return { received, outOfRange: false };
+  } finally {
+    releaseBody(body);
+  }
+}
+
+async function* handOut(
+  batch: unknown[],
+  counters: Counters,
+  position: Position,
+  budget: RetryBudget,
+  options: ReadShiftsOptions,
+): AsyncGenerator<unknown[], void, undefined> {
+  counters.rows += batch.length;
+  position.pageDone += batch.length;
+  budget.madeProgress();
+  options.onProgress?.({ ...counters });
+  yield batch;
+}
+
+/**
+ * Runs one scanner step, turning its errors into typed ones. The scanner's message can quote the
+ * body (JSON.parse does), so it is scrubbed of the token and not kept as a cause.
+ */
+function scan(
+  step: () => readonly unknown[],
+  context: WfmErrorContext,
+  deps: ReportReaderDeps,
+): readonly unknown[] {
+  try {
+    return step();
+  } catch (error) {
+    if (!(error instanceof JsonArrayScanError)) throw error;
+    const { config } = deps;
+    const message = scrub(error.message, deps.transport.secret);
+    const ctx = { ...context, extra: { byteOffset: error.offset } };
+    switch (error.kind) {
+      case 'truncated':
+        return failWith(new WfmBodyTruncatedError(message, ctx));
+      case 'body-too-large':
+        return failWith(
+          new WfmBodyTooLargeError(`longer than WFM_MAX_BODY_BYTES=${config.maxBodyBytes}`, ctx),
+        );
+      case 'row-too-large':
+        return failWith(
+          new WfmBodyTooLargeError(
+            `a row longer than WFM_MAX_ROW_BYTES=${config.maxRowBytes} at byte ${error.offset}`,
+            ctx,
+          ),
+        );
+      default:
+        return failWith(new WfmBodyInvalidError(message, ctx));
+    }
+  }
+}
+
+function failWith(error: WfmError): never {
+  throw error;
+}
+
+/**
+ * The download ceiling for the bench: one request for the same report (no paging, no retry), the
+ * body read and discarded unparsed. Resolves with the bytes received.
+ */
+export async function drainReport(
+  deps: ReportReaderDeps,
+  options: ReadShiftsOptions = {},
+): Promise<{ readonly bytes: number }> {
+  const { config, transport } = deps;
+  const context: WfmErrorContext = { method: 'GET', path: REPORT_PATH, attempts: 1 };
+  const response = await transport.send({
+    method: 'GET',
+    path: REPORT_PATH,
+    query: reportQuery(windowQuery(config.windowQuery, options.window), {}),
+    attempt: 1,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+  let bytes = 0;
+  try {
+    for await (const chunk of response.body) {
+      const size = (chunk as Buffer).length;
+      bytes += size;
+      options.onBytes?.(size);
+    }
+  } catch (error) {
+    throw transport.mapError(error, context, 'body', options.signal);
+  } finally {
+    releaseBody(response.body);
+  }
+  return { bytes };
+}

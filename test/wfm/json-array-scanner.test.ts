@@ -1,0 +1,356 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  JsonArrayScanError,
+  JsonArrayScanner,
+  type JsonArrayScannerOptions,
+} from '../../src/wfm/json-array-scanner.js';
+
+const LARGE = { maxBodyBytes: Number.MAX_SAFE_INTEGER, maxRowBytes: Number.MAX_SAFE_INTEGER };
+
+/** Feeds `bytes` split at `cuts` (sorted byte offsets); returns every row, or the error thrown. */
+function scanAll(
+  bytes: Uint8Array,
+  cuts: readonly number[] = [],
+  options: JsonArrayScannerOptions = LARGE,
+): { rows: unknown[] } | { error: unknown } {
+  const scanner = new JsonArrayScanner(options);
+  const rows: unknown[] = [];
+  try {
+    let from = 0;
+    for (const cut of [...cuts, bytes.length]) {
+      if (cut < from) continue;
+      for (const row of scanner.push(bytes.subarray(from, cut))) rows.push(row);
+      from = cut;
+    }
+    for (const row of scanner.end()) rows.push(row);
+    return { rows };
+  } catch (error) {
+    return { error };
+  }
+}
+
+function reference(bytes: Uint8Array): { rows: unknown[] } | { error: unknown } {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(bytes).toString('utf8'));
+    if (!Array.isArray(value)) return { error: new Error('not an array') };
+    return { rows: value };
+  } catch (error) {
+    return { error };
+  }
+}
+
+function kindOf(result: { rows: unknown[] } | { error: unknown }): string {
+  if ('rows' in result) return 'ok';
+  return result.error instanceof JsonArrayScanError
+    ? result.error.kind
+    : `unexpected ${String(result.error)}`;
+}
+
+const bytesOf = (text: string): Buffer => Buffer.from(text, 'utf8');
+
+// Strings built from the characters that break naive scanners.
+const nastyChar = fc.constantFrom(
+  '"',
+  '\\',
+  ',',
+  '[',
+  ']',
+  '{',
+  '}',
+  ':',
+  ' ',
+  '\n',
+  '\t',
+  '\u0000',
+  '\u001f',
+  'é',
+  'ж',
+  '€',
+  '😀',
+  '\u2028',
+  'a',
+  '/',
+);
+const nastyString = fc.oneof(
+  fc.string({ unit: nastyChar, maxLength: 12 }),
+  fc.string({ unit: 'binary', maxLength: 8 }),
+);
+const leaf = fc.oneof(
+  nastyString,
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.constant(null),
+);
+const value = fc.letrec((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small' },
+    leaf,
+    fc.array(tie('node'), { maxLength: 3 }),
+    fc.dictionary(nastyString, tie('node'), { maxKeys: 3 }),
+  ),
+})).node;
+const row = fc.dictionary(nastyString, value, { maxKeys: 6 });
+/** A report-like body: an array of objects (and, rarely, other values), in one of several spellings. */
+const body = fc
+  .record({
+    rows: fc.array(fc.oneof({ weight: 6, arbitrary: row }, { weight: 1, arbitrary: value }), {
+      maxLength: 25,
+    }),
+    indent: fc.constantFrom(0, 1, 2),
+    escapeNonAscii: fc.boolean(),
+    lead: fc.constantFrom('', ' ', '\n', '\r\n\t '),
+    trail: fc.constantFrom('', ' ', '\n', ' \r\n'),
+  })
+  .map(({ rows, indent, escapeNonAscii, lead, trail }) => {
+    let text = JSON.stringify(rows, null, indent);
+    if (escapeNonAscii)
+      text = text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return bytesOf(lead + text + trail);
+  });
+const cutsFor = (length: number) =>
+  fc
+    .uniqueArray(fc.integer({ min: 0, max: length }), { maxLength: 12 })
+    .map((c) => [...c].sort((a, b) => a - b));
+const batchBytes = fc.oneof(fc.integer({ min: 1, max: 64 }), fc.constant(512 * 1024));
+
+describe('JsonArrayScanner', () => {
+  it('returns the same rows as JSON.parse for any body split at any byte boundaries', () => {
+    fc.assert(
+      fc.property(
+        body.chain((b) => fc.tuple(fc.constant(b), cutsFor(b.length), batchBytes)),
+        ([bytes, cuts, batch]) => {
+          const result = scanAll(bytes, cuts, { ...LARGE, batchBytes: batch });
+          expect(result).toEqual(reference(bytes));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('splits inside every multi-byte character and escape of a body one byte at a time', () => {
+    const rows = [
+      { s: 'ж€😀"\\,]}', t: '\\"', u: 'end\\' },
+      ['😀', { '😀': '\u2028' }],
+      'a,b',
+      12.5e-3,
+      null,
+    ];
+    const bytes = bytesOf(JSON.stringify(rows));
+    const everyByte = Array.from({ length: bytes.length }, (_, i) => i);
+    expect(scanAll(bytes, everyByte, { ...LARGE, batchBytes: 1 })).toEqual({ rows });
+    expect(scanAll(bytes, everyByte)).toEqual({ rows });
+  });
+
+  it('rejects every truncation of a valid body, wherever it is cut', () => {
+    fc.assert(
+      fc.property(
+        body.chain((b) =>
+          fc.tuple(fc.constant(b), fc.integer({ min: 0, max: b.lastIndexOf(0x5d) }), cutsFor(b.length)),
+        ),
+        ([bytes, end, cuts]) => {
+          const truncated = bytes.subarray(0, end); // never includes the closing bracket
+          const result = scanAll(truncated, cuts);
+          expect('error' in result).toBe(true);
+          expect('error' in reference(truncated)).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('accepts a damaged body exactly when JSON.parse does, with the same rows', () => {
+    const damage = fc.record({
+      at: fc.nat(),
+      kind: fc.constantFrom('insert', 'delete', 'replace'),
+      byte: fc.constantFrom(0x22, 0x5c, 0x2c, 0x5b, 0x5d, 0x7b, 0x7d, 0x3a, 0x20, 0x31, 0x6e, 0xe2, 0x80),
+    });
+    fc.assert(
+      fc.property(
+        body.chain((b) =>
+          fc.tuple(
+            fc.constant(b),
+            fc.array(damage, { minLength: 1, maxLength: 3 }),
+            cutsFor(b.length),
+            batchBytes,
+          ),
+        ),
+        ([original, damages, cuts, batch]) => {
+          let bytes = Buffer.from(original);
+          for (const d of damages) {
+            const at = d.at % (bytes.length + 1);
+            const insert = Buffer.from([d.byte]);
+            if (d.kind === 'insert')
+              bytes = Buffer.concat([bytes.subarray(0, at), insert, bytes.subarray(at)]);
+            else if (at < bytes.length && d.kind === 'delete')
+              bytes = Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + 1)]);
+            else if (at < bytes.length) bytes[at] = d.byte;
+          }
+          const result = scanAll(bytes, cuts, { ...LARGE, batchBytes: batch });
+          const expected = reference(bytes);
+          expect('rows' in result).toBe('rows' in expected);
+          if ('rows' in result && 'rows' in expected) expect(result.rows).toEqual(expected.rows);
+        },
+      ),
+      { numRuns: 600 },
+    );
+  });
+
+  it.each([
+    ['[]', []],
+    [' \n[ ]\r\n', []],
+    ['[{}]', [{}]],
+    ['[[],[[]],{"a":[]}]', [[], [[]], { a: [] }]],
+    ['["a,b","]","\\\\",1]', ['a,b', ']', '\\', 1]],
+  ])('reads %j', (text, rows) => {
+    expect(scanAll(bytesOf(text))).toEqual({ rows });
+  });
+
+  it.each([
+    ['', 'truncated'],
+    ['   ', 'truncated'],
+    ['{"a":1}', 'not-an-array'],
+    ['\uFEFF[]', 'not-an-array'],
+    ['null', 'not-an-array'],
+    ['[{"a":1}', 'truncated'],
+    ['[{"a":1},', 'truncated'],
+    ['[{"a":"]"}', 'truncated'],
+    ['[1]x', 'trailing-data'],
+    ['[1] [2]', 'trailing-data'],
+    ['[1],', 'trailing-data'],
+    ['[1,]', 'malformed'],
+    ['[,1]', 'malformed'],
+    ['[1,,2]', 'malformed'],
+    ['[1 2]', 'malformed'],
+    ['[{"a":1]]', 'malformed'],
+    ['[{"a" 1}]', 'malformed'],
+    ['[tru]', 'malformed'],
+    ['[{"a":1} {"b":2}]', 'malformed'],
+    ['[{"a":1}1]', 'malformed'],
+    ['[{}x]', 'malformed'],
+    ['[{},]', 'malformed'],
+    ['[{}}]', 'malformed'],
+    ['[{}] {}', 'trailing-data'],
+  ])('rejects %j as %s, however it is chunked and batched', (text, kind) => {
+    const bytes = bytesOf(text);
+    const everyByte = Array.from({ length: bytes.length }, (_, i) => i);
+    expect(kindOf(scanAll(bytes))).toBe(kind);
+    expect(kindOf(scanAll(bytes, [], { ...LARGE, batchBytes: 1 }))).toBe(kind);
+    expect(kindOf(scanAll(bytes, everyByte, { ...LARGE, batchBytes: 1 }))).toBe(kind);
+  });
+
+  it('rejects a body whose separator between two rows is not a comma', () => {
+    fc.assert(
+      fc.property(
+        fc.array(row, { minLength: 2, maxLength: 6 }),
+        fc.nat(),
+        fc.constantFrom(' ', '1', 'x', '}', '{', '"', ':', ']'),
+        batchBytes,
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (rows, pick, separator, batch, cutSeeds) => {
+          const texts = rows.map((r) => JSON.stringify(r));
+          const at = 1 + (pick % (texts.length - 1));
+          const head = `[${texts.slice(0, at).join(',')}`;
+          const text = `${head}${separator}${texts.slice(at).join(',')}]`;
+          const bytes = bytesOf(text);
+          // A chunk ending right after the separator makes the guessed cut land before it.
+          const afterSeparator = bytesOf(head + separator).length;
+          const cuts = [...new Set([afterSeparator, ...cutSeeds.map((c) => c % bytes.length)])].sort(
+            (a, b) => a - b,
+          );
+          expect('error' in scanAll(bytes, cuts, { ...LARGE, batchBytes: batch })).toBe(true);
+          expect('error' in reference(bytesOf(text))).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reports garbage that arrives in a later chunk than the closing bracket', () => {
+    const scanner = new JsonArrayScanner({ ...LARGE, batchBytes: 1 });
+    expect(scanner.push(bytesOf('[1,2]'))).toEqual([1, 2]);
+    expect(scanner.complete).toBe(true);
+    expect(scanner.push(bytesOf('  \n'))).toEqual([]);
+    expect(() => scanner.push(bytesOf(' ,'))).toThrow(expect.objectContaining({ kind: 'trailing-data' }));
+  });
+
+  it('accepts a row of exactly maxRowBytes and rejects one byte more', () => {
+    const row = JSON.stringify({ s: 'x'.repeat(92) }); // 100 bytes
+    expect(row.length).toBe(100);
+    const limits = { maxBodyBytes: 10_000, maxRowBytes: 100 };
+    expect(scanAll(bytesOf(`[${row},${row}]`), [], limits)).toEqual({
+      rows: [JSON.parse(row), JSON.parse(row)],
+    });
+    const longer = JSON.stringify({ s: 'x'.repeat(93) });
+    expect(kindOf(scanAll(bytesOf(`[${row},${longer}]`), [], limits))).toBe('row-too-large');
+    expect(kindOf(scanAll(bytesOf(`[${longer},${row}]`), [], limits))).toBe('row-too-large');
+  });
+
+  it('rejects an endless row as soon as it passes maxRowBytes, without waiting for its end', () => {
+    const scanner = new JsonArrayScanner({ maxBodyBytes: Number.MAX_SAFE_INTEGER, maxRowBytes: 1000 });
+    scanner.push(bytesOf('[{"comment":"'));
+    const chunk = bytesOf('y'.repeat(100));
+    let pushed = 0;
+    expect(() => {
+      for (;;) {
+        scanner.push(chunk);
+        pushed += chunk.length;
+        if (pushed > 10_000) break;
+      }
+    }).toThrow(expect.objectContaining({ kind: 'row-too-large', offset: 1 }));
+    expect(pushed).toBeLessThanOrEqual(1000);
+  });
+
+  it('rejects a body longer than maxBodyBytes, even one of many small rows', () => {
+    const scanner = new JsonArrayScanner({ maxBodyBytes: 5000, maxRowBytes: 100 });
+    scanner.push(bytesOf('['));
+    let rows = 0;
+    expect(() => {
+      for (let i = 0; i < 10_000; i++) rows += scanner.push(bytesOf('{"id":1},')).length;
+    }).toThrow(expect.objectContaining({ kind: 'body-too-large' }));
+    expect(scanner.bytes).toBeLessThanOrEqual(5000);
+    expect(rows).toBe(0);
+  });
+
+  it('parses in batches of about batchBytes, so rows flow before the body ends', () => {
+    const scanner = new JsonArrayScanner({ ...LARGE, batchBytes: 100 });
+    const row = JSON.stringify({ id: 1, s: 'x'.repeat(30) }); // 40 bytes
+    expect(scanner.push(bytesOf(`[${row},${row},`))).toEqual([]);
+    expect(scanner.push(bytesOf(`${row},${row.slice(0, 20)}`))).toHaveLength(3);
+    expect(scanner.push(bytesOf(`${row.slice(20)},${row}`))).toEqual([]);
+    expect(scanner.push(bytesOf(']'))).toEqual([]);
+    expect(scanner.end()).toHaveLength(2);
+    expect(scanner.rows).toBe(5);
+  });
+
+  it('parses rows that are not objects by scanning, in batches too', () => {
+    const scanner = new JsonArrayScanner({ ...LARGE, batchBytes: 10 });
+    expect(scanner.push(bytesOf('["a,]",[1,2],'))).toEqual(['a,]', [1, 2]]);
+    expect(scanner.push(bytesOf('"b\\\\"'))).toEqual([]);
+    expect(scanner.push(bytesOf(', 3 ] '))).toEqual(['b\\', 3]);
+    expect(scanner.complete).toBe(true);
+  });
+
+  it('falls back to scanning when the last "}" of a chunk is inside a string or a nested object', () => {
+    const rows = [
+      { id: 1, comment: 'a } b' },
+      { id: 2, nested: { deep: { x: '}' } } },
+      { id: 3, comment: '},{"id":99}' },
+    ];
+    const text = JSON.stringify(rows);
+    // Cut every chunk right after a "}" that does not end a row.
+    const cuts = [...text.matchAll(/\}/g)]
+      .map((m) => m.index + 1)
+      .filter((at) => !/^(,|\]$)/.test(text.slice(at)));
+    expect(cuts.length).toBeGreaterThan(3);
+    expect(scanAll(bytesOf(text), cuts, { ...LARGE, batchBytes: 1 })).toEqual({ rows });
+  });
+
+  it('counts the bytes it was given', () => {
+    const scanner = new JsonArrayScanner(LARGE);
+    scanner.push(bytesOf('[1,'));
+    scanner.push(bytesOf('2] '));
+    expect(scanner.bytes).toBe(6);
+  });
+});
