@@ -7,8 +7,25 @@ import type { Fill, Font, Style } from 'exceljs';
 import type { CellValue, Column, ColumnKind } from '../../domain/column.js';
 import { formatOffset, SECONDS_PER_DAY } from '../../domain/civil-time.js';
 
+/** Text that must keep its surrounding white space: written as an inline string (see below). */
+export interface PreservedText {
+  readonly richText: readonly [{ readonly text: string }];
+}
+
 /** What exceljs writes as a cell: text, number, boolean, date-time or nothing. */
-export type XlsxValue = string | number | boolean | Date | null;
+export type XlsxValue = string | PreservedText | number | boolean | Date | null;
+
+const EDGE_WHITE_SPACE = /^\s|\s$/;
+
+/**
+ * exceljs writes a plain string as `<c t="str"><v>…</v>`, and Excel and LibreOffice trim leading
+ * and trailing white space of `<v>` when they read it (a comment " late " showed as "late", a
+ * leading tab vanished). A one-run rich text is written as an inline string whose `<t>` carries
+ * xml:space="preserve", so those few cells keep exactly what the source sent.
+ */
+function textCell(text: string): string | PreservedText {
+  return EDGE_WHITE_SPACE.test(text) ? { richText: [{ text }] } : text;
+}
 
 /** Excel refuses (and "repairs") cells holding more characters than this. */
 export const EXCEL_MAX_CELL_TEXT = 32_767;
@@ -104,7 +121,7 @@ export function xlsxValue(kind: ColumnKind, value: CellValue): XlsxValue {
       // "=HYPERLINK(...)", "+1" and "007" are shown exactly as sent. An empty text is an empty cell
       // (Excel's "(Blanks)" filter then finds clean rows' quality flags).
       const text = typeof value === 'string' ? value : String(value);
-      return text === '' ? null : cellText(text);
+      return text === '' ? null : textCell(cellText(text));
     }
     case 'integer':
     case 'decimal':

@@ -220,8 +220,9 @@ describe('text cells', () => {
         const shifts = sheet(await readWorkbook(bytes), 'Shifts');
         comments.forEach((comment, i) => {
           const cell = cellOf(shifts, i + 2, 'comment');
-          expect(cell.type).toBe(ValueType.String);
-          expect(cell.value).toBe(comment);
+          // Text with white space at an edge is an inline rich-text string (see xlsx-cells.ts).
+          expect([ValueType.String, ValueType.RichText]).toContain(cell.type);
+          expect(cell.text).toBe(comment);
         });
       }),
       { numRuns: 10 },

@@ -50,7 +50,7 @@ describe('xlsxValue', () => {
   });
 
   it('keeps dangerous and numeric-looking text as the same string', () => {
-    for (const text of ['=HYPERLINK("http://x")', '+1', '-1', '@SUM(A1)', '00123', '1e5', ' padded ']) {
+    for (const text of ['=HYPERLINK("http://x")', '+1', '-1', '@SUM(A1)', '00123', '1e5']) {
       expect(xlsxValue('text', text)).toBe(text);
     }
   });
@@ -103,5 +103,17 @@ describe('columnWidthOf', () => {
   it('grows with the longest value, up to a cap', () => {
     expect(columnWidthOf({ kind: 'text', header: 'Name', width: 10 }, 30)).toBe(32);
     expect(columnWidthOf({ kind: 'text', header: 'Name', width: 10 }, 5000)).toBe(80);
+  });
+});
+
+describe('xlsxValue of text with white space at an edge', () => {
+  it('keeps leading and trailing spaces and tabs by writing an inline string', () => {
+    expect(xlsxValue('text', ' late ')).toEqual({ richText: [{ text: ' late ' }] });
+    expect(xlsxValue('text', '\t=tab then formula')).toEqual({ richText: [{ text: '\t=tab then formula' }] });
+  });
+
+  it('leaves text without edge white space a plain string', () => {
+    expect(xlsxValue('text', 'two\nlines')).toBe('two\nlines');
+    expect(xlsxValue('text', '=HYPERLINK("x")')).toBe('=HYPERLINK("x")');
   });
 });
