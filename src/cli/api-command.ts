@@ -37,7 +37,11 @@ Examples:
     const queueConfig = loadQueueConfig(io.env);
     const exportConfig = loadExportConfig(io.env);
     const tuning = loadQueueTuning(io.env);
-    const logger = createLogger({ level: loadLogLevel(io.env), destination: io.stderr, name: 'shift-export-api' });
+    const logger = createLogger({
+      level: loadLogLevel(io.env),
+      destination: io.stderr,
+      name: 'shift-export-api',
+    });
     const [{ openProducer }, { buildApi }, { DestinationPool }] = await Promise.all([
       import('../queue/producer.js'),
       import('../api/build-api.js'),

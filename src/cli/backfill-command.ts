@@ -60,9 +60,13 @@ Examples:
     });
     if (values.from === undefined) throw new UsageError('backfill: --from is required (YYYY-MM-DD)');
     if (values.to === undefined) throw new UsageError('backfill: --to is required (YYYY-MM-DD)');
-    const data = exportRequest({ from: values.from, to: values.to, formats: values.format, dest: values.dest }, loadExportConfig(io.env), {
-      maxDays: MAX_BACKFILL_DAYS,
-    });
+    const data = exportRequest(
+      { from: values.from, to: values.to, formats: values.format, dest: values.dest },
+      loadExportConfig(io.env),
+      {
+        maxDays: MAX_BACKFILL_DAYS,
+      },
+    );
     const queueConfig = loadQueueConfig(io.env);
     const tuning = loadQueueTuning(io.env);
     const [{ openProducer }, { enqueueBackfill }, { waitAndReport }] = await Promise.all([
@@ -70,9 +74,16 @@ Examples:
       import('../queue/enqueue-export.js'),
       import('../queue/wait-and-report.js'),
     ]);
-    const producer = await openProducer({ config: queueConfig, tuning, logger: commandLogger(io.env, io.stderr), oneShot: true });
+    const producer = await openProducer({
+      config: queueConfig,
+      tuning,
+      logger: commandLogger(io.env, io.stderr),
+      oneShot: true,
+    });
     try {
-      const outcome = await enqueueBackfill(producer.queue, producer.flows(), data, queueConfig, { force: values.force === true });
+      const outcome = await enqueueBackfill(producer.queue, producer.flows(), data, queueConfig, {
+        force: values.force === true,
+      });
       writeLine(io.stdout, outcome.jobId);
       writeLine(
         io.stderr,

@@ -48,7 +48,10 @@ Examples:
     });
     if (values.from === undefined) throw new UsageError('enqueue: --from is required (YYYY-MM-DD)');
     if (values.to === undefined) throw new UsageError('enqueue: --to is required (YYYY-MM-DD)');
-    const data = exportRequest({ from: values.from, to: values.to, formats: values.format, dest: values.dest }, loadExportConfig(io.env));
+    const data = exportRequest(
+      { from: values.from, to: values.to, formats: values.format, dest: values.dest },
+      loadExportConfig(io.env),
+    );
     const config = loadQueueConfig(io.env);
     const tuning = loadQueueTuning(io.env);
     const [{ openProducer }, { enqueueExport }, { waitAndReport }] = await Promise.all([
@@ -56,11 +59,20 @@ Examples:
       import('../queue/enqueue-export.js'),
       import('../queue/wait-and-report.js'),
     ]);
-    const producer = await openProducer({ config, tuning, logger: commandLogger(io.env, io.stderr), oneShot: true });
+    const producer = await openProducer({
+      config,
+      tuning,
+      logger: commandLogger(io.env, io.stderr),
+      oneShot: true,
+    });
     try {
       const outcome = await enqueueExport(producer.queue, data, { force: values.force === true });
       writeLine(io.stdout, outcome.jobId);
-      if (!outcome.created) writeLine(io.stderr, `already ${outcome.state}: returned the existing job${outcome.state === 'completed' ? ' (use --force to export again)' : ''}`);
+      if (!outcome.created)
+        writeLine(
+          io.stderr,
+          `already ${outcome.state}: returned the existing job${outcome.state === 'completed' ? ' (use --force to export again)' : ''}`,
+        );
       if (values.wait !== true) return 0;
       return await waitAndReport(producer, outcome.jobId, io);
     } finally {

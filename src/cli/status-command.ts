@@ -8,7 +8,15 @@ import { formatJobDetails, formatJobTable } from '../queue/job-text.js';
 import { loadQueueTuning } from '../queue/queue-tuning.js';
 import { parseFlags, UsageError, writeLine, type Command } from './command.js';
 
-const STATES: readonly JobType[] = ['active', 'waiting', 'prioritized', 'delayed', 'waiting-children', 'completed', 'failed'];
+const STATES: readonly JobType[] = [
+  'active',
+  'waiting',
+  'prioritized',
+  'delayed',
+  'waiting-children',
+  'completed',
+  'failed',
+];
 
 export const statusCommand: Command = {
   name: 'status',
@@ -40,23 +48,36 @@ Examples:
       { limit: { type: 'string' }, state: { type: 'string' }, json: { type: 'boolean' } },
       true,
     );
-    if (positionals.length > 1) throw new UsageError('status: give at most one job id (see shift-export status --help)');
+    if (positionals.length > 1)
+      throw new UsageError('status: give at most one job id (see shift-export status --help)');
     const limit = values.limit === undefined ? 20 : Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError(`status: --limit "${values.limit}" is not a number from 1 to 1000`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+      throw new UsageError(`status: --limit "${values.limit}" is not a number from 1 to 1000`);
     const state = values.state;
     if (state !== undefined && !(STATES as readonly string[]).includes(state)) {
       throw new UsageError(`status: --state "${state}" is not one of ${STATES.join(', ')}`);
     }
     const config = loadQueueConfig(io.env);
     const tuning = loadQueueTuning(io.env);
-    const [{ openProducer }, { jobView, loadJobView }] = await Promise.all([import('../queue/producer.js'), import('../queue/job-view.js')]);
-    const producer = await openProducer({ config, tuning, logger: commandLogger(io.env, io.stderr), oneShot: true });
+    const [{ openProducer }, { jobView, loadJobView }] = await Promise.all([
+      import('../queue/producer.js'),
+      import('../queue/job-view.js'),
+    ]);
+    const producer = await openProducer({
+      config,
+      tuning,
+      logger: commandLogger(io.env, io.stderr),
+      oneShot: true,
+    });
     try {
       const id = positionals[0];
       if (id !== undefined) {
         const view = await loadJobView(producer.queue, id);
         if (view === undefined) {
-          writeLine(io.stderr, `shift-export status: no job ${id} in the queue (finished jobs are kept 30 days)`);
+          writeLine(
+            io.stderr,
+            `shift-export status: no job ${id} in the queue (finished jobs are kept 30 days)`,
+          );
           return 1;
         }
         writeLine(io.stdout, values.json === true ? JSON.stringify(view, null, 2) : formatJobDetails(view));

@@ -2,7 +2,15 @@
 // worker and its libraries are loaded when the command runs, so `--help` and the other commands
 // start fast.
 
-import { loadExportConfig, loadLogLevel, loadQueueConfig, loadS3Config, loadScheduleConfig, loadWfmConfig, requireUpstream } from '../config.js';
+import {
+  loadExportConfig,
+  loadLogLevel,
+  loadQueueConfig,
+  loadS3Config,
+  loadScheduleConfig,
+  loadWfmConfig,
+  requireUpstream,
+} from '../config.js';
 import { createLogger } from '../logger.js';
 import { loadQueueTuning } from '../queue/queue-tuning.js';
 import { parseFlags, type Command } from './command.js';
@@ -39,8 +47,15 @@ Examples:
     const schedule = loadScheduleConfig(io.env);
     const exportConfig = loadExportConfig(io.env);
     const wfm = requireUpstream(loadWfmConfig(io.env));
-    const logger = createLogger({ level: loadLogLevel(io.env), destination: io.stderr, name: 'shift-export-worker' });
-    const [{ connectRedis }, { startExportWorker }] = await Promise.all([import('../queue/redis-connection.js'), import('../../jobs/worker.js')]);
+    const logger = createLogger({
+      level: loadLogLevel(io.env),
+      destination: io.stderr,
+      name: 'shift-export-worker',
+    });
+    const [{ connectRedis }, { startExportWorker }] = await Promise.all([
+      import('../queue/redis-connection.js'),
+      import('../../jobs/worker.js'),
+    ]);
     const connection = await connectRedis(queueConfig.redisUrl, {
       role: 'worker',
       connectTimeoutMs: tuning.redisConnectTimeoutMs,
@@ -58,7 +73,8 @@ Examples:
       logger,
     });
     const stopped = new Promise<boolean>((resolve) => {
-      const onSignal = (signal: NodeJS.Signals): void => void running.stop(`received ${signal}`).then(resolve);
+      const onSignal = (signal: NodeJS.Signals): void =>
+        void running.stop(`received ${signal}`).then(resolve);
       process.on('SIGTERM', onSignal);
       process.on('SIGINT', onSignal);
     });

@@ -1,0 +1,101 @@
+// The processor of `export-period` jobs: check the job's data (jobs outlive deploys), then run the
+// same export as `shift-export run` — upstream from WFM_*, files to the job's dest or EXPORT_DEST —
+// with progress throttled onto the job, the BullMQ AbortSignal passed down (so a cancelled job
+// aborts its uploads), and a compact summary of the published manifest as the job's result. Rows
+// changed since the previous export of the period are counted by the change-tracking wrapper
+// around the destination. Counters for /metrics go to Redis when the attempt ends.
+
+import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { ConnectedWfmConfig, ExportConfig, S3Config } from '../src/config.js';
+import { createDestination } from '../src/destinations/create-destination.js';
+import { parsePeriod } from '../src/domain/period.js';
+import type { ExportProgress } from '../src/export/progress.js';
+import { runExport } from '../src/export/run-export.js';
+import type { Logger } from '../src/logger.js';
+import { exportJobResult, type ExportJobResult } from '../src/queue/export-job-result.js';
+import { exportJobDataSchema, parseJobData } from '../src/queue/export-job-data.js';
+import { recordExportOutcome, type ExportOutcome } from '../src/queue/export-metrics.js';
+import { isShutdownAbort } from '../src/queue/job-failure.js';
+import { throttle } from '../src/queue/progress-throttle.js';
+import { ChangeTrackingDestination } from '../src/queue/row-changes/change-tracking-destination.js';
+import { WfmClient } from '../src/wfm/wfm-client.js';
+
+export interface ExportPeriodDeps {
+  readonly exportConfig: ExportConfig;
+  readonly wfm: ConnectedWfmConfig;
+  /** Read only for an s3:// destination. */
+  readonly s3Config: () => S3Config;
+  readonly logger: Logger;
+  /** Where the shared /metrics counters live; absent: not recorded. */
+  readonly metrics?: { readonly redis: Redis; readonly prefix: string };
+  /** Smallest time between two progress writes (default 1000 ms). */
+  readonly progressIntervalMs?: number;
+}
+
+export function createExportProcessor(
+  deps: ExportPeriodDeps,
+): (job: Job, token?: string, signal?: AbortSignal) => Promise<ExportJobResult> {
+  return async (job, _token, signal) => {
+    const log = deps.logger.child({ jobId: job.id, attempt: job.attemptsMade + 1 });
+    const data = parseJobData(exportJobDataSchema, job.data, 'export');
+    const period = parsePeriod(data.from, data.to, deps.exportConfig.maxDays);
+    const base = createDestination(data.dest ?? deps.exportConfig.dest, deps.s3Config, log);
+    const destination = new ChangeTrackingDestination(base, {
+      csvDelimiter: deps.exportConfig.csvDelimiter,
+      logger: log,
+    });
+    let upstreamRetries = 0;
+    const client = new WfmClient(deps.wfm, { logger: log, onRetry: () => void upstreamRetries++ });
+    const progress = throttle<ExportProgress>((p) => {
+      job
+        .updateProgress({ phase: p.phase, rows: p.rows, exported: p.exported, rejected: p.rejected })
+        .catch((error: unknown) => {
+          log.warn({ err: error }, 'could not record the job progress');
+        });
+    }, deps.progressIntervalMs ?? 1000);
+    let outcome: ExportOutcome = { status: 'failed', upstreamRetries: 0 };
+    try {
+      await destination.check();
+      const result = await runExport(
+        { period, formats: data.formats },
+        {
+          source: client,
+          destination,
+          settings: {
+            csvDelimiter: deps.exportConfig.csvDelimiter,
+            csvBom: deps.exportConfig.csvBom,
+            matchRateThreshold: deps.exportConfig.matchRateThreshold,
+            sourceBaseUrl: deps.wfm.baseUrl,
+          },
+          logger: log,
+          onProgress: (p) => progress.push(p),
+          ...(signal === undefined ? {} : { signal }),
+        },
+      );
+      const summary = exportJobResult(result, destination.publishedManifest(result.manifest.export_id));
+      outcome = {
+        status: 'completed',
+        upstreamRetries,
+        durationMs: result.durationMs,
+        counts: result.manifest.counts,
+      };
+      return summary;
+    } catch (error) {
+      outcome = { status: 'failed', upstreamRetries };
+      throw error;
+    } finally {
+      progress.cancel();
+      await client.close().catch(() => undefined);
+      if ('close' in base && typeof base.close === 'function') base.close();
+      // A job handed back at shutdown did not fail: it runs again elsewhere.
+      if (deps.metrics !== undefined && !isShutdownAbort(signal)) {
+        await recordExportOutcome(deps.metrics.redis, deps.metrics.prefix, outcome).catch(
+          (error: unknown) => {
+            log.warn({ err: error }, 'could not record export metrics');
+          },
+        );
+      }
+    }
+  };
+}

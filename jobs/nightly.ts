@@ -1,0 +1,110 @@
+// The nightly run: its schedule and its period rule. The worker upserts one BullMQ Job Scheduler
+// (NIGHTLY_CRON in NIGHTLY_TZ); each run enqueues one export job per day — yesterday in that zone
+// and the LOOKBACK_DAYS days before it — because shifts that finish late appear in the report only
+// after they finish, so a day is exported again on the following nights. The day jobs use the
+// ordinary export ids: one that is waiting or running (say, an on-demand export of the same day) is
+// joined, not duplicated; one that completed before this run began is run again; one completed
+// after it (this very run, retried) is not.
+
+import type { Job, Queue } from 'bullmq';
+import type { ExportConfig, QueueConfig, ScheduleConfig } from '../src/config.js';
+import { daysFromCivil } from '../src/domain/civil-time.js';
+import { periodFromDay, type Period } from '../src/domain/period.js';
+import type { Logger } from '../src/logger.js';
+import { enqueueExport } from '../src/queue/enqueue-export.js';
+import { exportJobData, nightlyJobDataSchema, parseJobData } from '../src/queue/export-job-data.js';
+import { defaultJobOptions } from '../src/queue/export-queue.js';
+import { JOB_NAMES, NIGHTLY_SCHEDULER_ID } from '../src/queue/queue-names.js';
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Day number (days since 1970-01-01) of the local date at `ms` in time zone `tz`. */
+export function localDayNumber(ms: number, tz: string): number {
+  let format = dateFormats.get(tz);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      era: 'short',
+    });
+    dateFormats.set(tz, format);
+  }
+  const parts = format.formatToParts(ms);
+  const part = (type: Intl.DateTimeFormatPartTypes): number =>
+    Number(parts.find((p) => p.type === type)?.value);
+  const year = parts.find((p) => p.type === 'era')?.value === 'BC' ? 1 - part('year') : part('year');
+  return daysFromCivil(year, part('month'), part('day'));
+}
+
+/**
+ * The days a nightly run at `at` (ms since the epoch) exports: yesterday in `tz` first, then the
+ * `lookbackDays` days before it, each a one-day period. "Yesterday" is the local date before the
+ * run's own local date, whatever the hour (a run at 00:00 exports the day that just ended).
+ */
+export function nightlyPeriods(at: number, tz: string, lookbackDays: number): Period[] {
+  const yesterday = localDayNumber(at, tz) - 1;
+  const periods: Period[] = [];
+  for (let back = 0; back <= lookbackDays; back++) periods.push(periodFromDay(yesterday - back));
+  return periods;
+}
+
+/**
+ * Registers (or updates) the nightly Job Scheduler with the configured cron pattern and zone, or
+ * removes it when NIGHTLY_ENABLED is false. Every worker calls this at start: the upsert is
+ * idempotent, so the last one started wins, and all should share the same settings.
+ */
+export async function upsertNightlySchedule(
+  queue: Queue,
+  schedule: ScheduleConfig,
+  settings: Pick<QueueConfig, 'attempts' | 'backoffMs'>,
+): Promise<void> {
+  if (!schedule.enabled) {
+    await queue.removeJobScheduler(NIGHTLY_SCHEDULER_ID);
+    return;
+  }
+  await queue.upsertJobScheduler(
+    NIGHTLY_SCHEDULER_ID,
+    { pattern: schedule.cron, tz: schedule.tz },
+    { name: JOB_NAMES.nightly, data: {}, opts: defaultJobOptions(settings) },
+  );
+}
+
+export interface NightlyDeps {
+  readonly queue: Queue;
+  readonly schedule: ScheduleConfig;
+  readonly exportConfig: ExportConfig;
+  readonly logger: Logger;
+}
+
+export interface NightlyResult {
+  readonly scheduled_at: string;
+  readonly tz: string;
+  readonly days: readonly { readonly date: string; readonly job_id: string; readonly created: boolean }[];
+}
+
+/** When the run was due: the scheduler's slot, not when a worker got round to it. */
+export function scheduledAt(job: Pick<Job, 'opts' | 'timestamp'>): number {
+  return job.opts.prevMillis ?? job.timestamp + (job.opts.delay ?? 0);
+}
+
+export function createNightlyProcessor(deps: NightlyDeps): (job: Job) => Promise<NightlyResult> {
+  return async (job) => {
+    parseJobData(nightlyJobDataSchema, job.data, 'nightly');
+    const at = scheduledAt(job);
+    const periods = nightlyPeriods(at, deps.schedule.tz, deps.schedule.lookbackDays);
+    const days: { date: string; job_id: string; created: boolean }[] = [];
+    for (const period of periods) {
+      // No dest: the worker's EXPORT_DEST, resolved when the day's export runs.
+      const data = exportJobData(period.from, period.to, deps.exportConfig.formats);
+      const outcome = await enqueueExport(deps.queue, data, { rerunFinishedBefore: at });
+      days.push({ date: period.from, job_id: outcome.jobId, created: outcome.created });
+    }
+    deps.logger.info(
+      { scheduledAt: new Date(at).toISOString(), tz: deps.schedule.tz, days },
+      'nightly exports enqueued',
+    );
+    return { scheduled_at: new Date(at).toISOString(), tz: deps.schedule.tz, days };
+  };
+}

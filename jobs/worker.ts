@@ -1,0 +1,193 @@
+// The worker process: one BullMQ Worker on `shift-exports` running the three job kinds, the nightly
+// Job Scheduler upserted at start, and the graceful stop. On the first SIGTERM/SIGINT the worker
+// takes no new job and gives running exports SHUTDOWN_GRACE_MS to finish; then it aborts them
+// (BullMQ's AbortSignal -> runExport -> uploads aborted, nothing published) and hands each job
+// back to the wait list with job.moveToWait — no attempt used, another worker takes it at once.
+// A second signal skips the rest of the grace period. A worker killed outright (SIGKILL, crash)
+// leaves its job locked; when the lock expires (WORKER_LOCK_DURATION_MS) another worker's stall
+// check puts it back, and since an export publishes its manifest last, nothing partial was visible.
+
+import { hostname } from 'node:os';
+import { UnrecoverableError, WaitingError, Worker, type Job, type Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type {
+  ConnectedWfmConfig,
+  ExportConfig,
+  QueueConfig,
+  S3Config,
+  ScheduleConfig,
+} from '../src/config.js';
+import type { Logger } from '../src/logger.js';
+import { openExportQueue } from '../src/queue/export-queue.js';
+import { isShutdownAbort, SHUTDOWN_REASON, toJobFailure } from '../src/queue/job-failure.js';
+import { EXPORT_QUEUE_NAME, JOB_NAMES } from '../src/queue/queue-names.js';
+import type { QueueTuning } from '../src/queue/queue-tuning.js';
+import { closeRedis } from '../src/queue/redis-connection.js';
+import { backoffStrategy } from '../src/queue/retry-backoff.js';
+import { createBackfillProcessor } from './backfill.js';
+import { createExportProcessor } from './export-period.js';
+import { createNightlyProcessor, upsertNightlySchedule } from './nightly.js';
+
+/** How long handing jobs back may take after the grace period before the worker gives up on it. */
+export const HAND_BACK_TIMEOUT_MS = 15_000;
+
+export interface ExportWorkerOptions {
+  /** A worker-role connection (maxRetriesPerRequest: null); the worker closes it when it stops. */
+  readonly connection: Redis;
+  readonly queueConfig: QueueConfig;
+  readonly tuning: QueueTuning;
+  readonly schedule: ScheduleConfig;
+  readonly exportConfig: ExportConfig;
+  readonly wfm: ConnectedWfmConfig;
+  readonly s3Config: () => S3Config;
+  readonly logger: Logger;
+  /** Smallest time between two progress writes of a job (default 1000 ms). */
+  readonly progressIntervalMs?: number;
+}
+
+export interface RunningExportWorker {
+  readonly worker: Worker;
+  readonly queue: Queue;
+  /**
+   * Stops taking jobs, lets running ones finish within the grace period, then aborts and hands
+   * them back, closes the connections. Resolves true when everything closed in time. A second call
+   * ends the grace period at once.
+   */
+  stop(reason: string): Promise<boolean>;
+}
+
+type Processor = (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>;
+
+export async function startExportWorker(options: ExportWorkerOptions): Promise<RunningExportWorker> {
+  const { connection, queueConfig, tuning, logger } = options;
+  const queue = openExportQueue(connection, queueConfig);
+  const processors: Readonly<Record<string, Processor>> = {
+    [JOB_NAMES.exportPeriod]: createExportProcessor({
+      exportConfig: options.exportConfig,
+      wfm: options.wfm,
+      s3Config: options.s3Config,
+      logger,
+      metrics: { redis: connection, prefix: queueConfig.prefix },
+      ...(options.progressIntervalMs === undefined ? {} : { progressIntervalMs: options.progressIntervalMs }),
+    }),
+    [JOB_NAMES.nightly]: createNightlyProcessor({
+      queue,
+      schedule: options.schedule,
+      exportConfig: options.exportConfig,
+      logger,
+    }),
+    [JOB_NAMES.backfill]: createBackfillProcessor({
+      exportConfig: options.exportConfig,
+      s3Config: options.s3Config,
+      logger,
+    }),
+  };
+
+  // Three parameters: BullMQ passes the AbortSignal only to processors that declare it.
+  const dispatch = async (job: Job, token?: string, signal?: AbortSignal): Promise<unknown> => {
+    const processor = processors[job.name];
+    if (processor === undefined)
+      throw new UnrecoverableError(
+        `unknown job name "${job.name}" (this worker runs ${Object.keys(processors).join(', ')})`,
+      );
+    try {
+      return await processor(job, token, signal);
+    } catch (error) {
+      if (isShutdownAbort(signal) && token !== undefined) {
+        await job.moveToWait(token);
+        logger.info({ jobId: job.id }, 'job handed back to the queue');
+        throw new WaitingError();
+      }
+      throw toJobFailure(error);
+    }
+  };
+
+  const worker = new Worker(EXPORT_QUEUE_NAME, dispatch, {
+    connection,
+    prefix: queueConfig.prefix,
+    concurrency: queueConfig.concurrency,
+    lockDuration: tuning.lockDurationMs,
+    stalledInterval: tuning.stalledIntervalMs,
+    maxStalledCount: 2,
+    settings: { backoffStrategy },
+    name: `${hostname()}-${process.pid}`,
+    autorun: false,
+  });
+  worker.on('error', (error) => logger.error({ err: error }, 'worker error'));
+  worker.on('active', (job) => logger.info({ jobId: job.id, name: job.name, data: job.data }, 'job started'));
+  worker.on('completed', (job) => logger.info({ jobId: job.id, name: job.name }, 'job completed'));
+  worker.on('failed', (job, error) =>
+    logger.warn(
+      { jobId: job?.id, name: job?.name, attemptsMade: job?.attemptsMade, reason: error.message },
+      'job attempt failed',
+    ),
+  );
+  worker.on('stalled', (jobId) =>
+    logger.warn({ jobId }, 'stalled job put back in the queue (its worker stopped renewing the lock)'),
+  );
+
+  await upsertNightlySchedule(queue, options.schedule, queueConfig);
+  await worker.waitUntilReady();
+  void worker
+    .run()
+    .catch((error: unknown) => logger.error({ err: error }, 'worker loop ended with an error'));
+  logger.info(
+    {
+      queue: EXPORT_QUEUE_NAME,
+      prefix: queueConfig.prefix,
+      concurrency: queueConfig.concurrency,
+      nightly: options.schedule.enabled
+        ? {
+            cron: options.schedule.cron,
+            tz: options.schedule.tz,
+            lookbackDays: options.schedule.lookbackDays,
+          }
+        : false,
+    },
+    'worker started',
+  );
+
+  let stopping: Promise<boolean> | undefined;
+  let cutGraceShort: (() => void) | undefined;
+  const stop = (reason: string): Promise<boolean> => {
+    if (stopping !== undefined) {
+      cutGraceShort?.();
+      return stopping;
+    }
+    stopping = (async () => {
+      logger.info(
+        { reason, graceMs: queueConfig.shutdownGraceMs },
+        'stopping: no new jobs; running exports may finish within the grace period',
+      );
+      let handBackTimer: NodeJS.Timeout | undefined;
+      const abortRunning = (): void => {
+        cutGraceShort = undefined;
+        clearTimeout(graceTimer);
+        logger.warn('aborting running exports and handing them back to the queue');
+        worker.cancelAllJobs(SHUTDOWN_REASON);
+      };
+      const graceTimer = setTimeout(abortRunning, queueConfig.shutdownGraceMs);
+      cutGraceShort = abortRunning;
+      const closed = worker.close().then(() => true);
+      const gaveUp = new Promise<false>((resolve) => {
+        handBackTimer = setTimeout(() => resolve(false), queueConfig.shutdownGraceMs + HAND_BACK_TIMEOUT_MS);
+      });
+      const inTime = await Promise.race([closed, gaveUp]);
+      clearTimeout(graceTimer);
+      clearTimeout(handBackTimer);
+      if (!inTime) {
+        logger.error(
+          'running jobs did not stop in time; their locks will expire and other workers will take them',
+        );
+        await worker.close(true).catch(() => undefined);
+      }
+      await queue.close().catch(() => undefined);
+      await closeRedis(connection);
+      logger.info('worker stopped');
+      return inTime;
+    })();
+    return stopping;
+  };
+
+  return { worker, queue, stop };
+}

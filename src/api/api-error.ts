@@ -1,0 +1,97 @@
+// Error replies of the control API: always `{error, message}` with a stable snake_case `error`
+// and one line of `message`. Known failures map to their status (400 bad input, 401, 404, 409,
+// 413, 415, 503 when Redis is down); anything else is a 500 whose details go to the log only.
+
+import type { FastifyReply } from 'fastify';
+import { isShiftExportError } from '../errors.js';
+
+export interface ApiErrorBody {
+  readonly error: string;
+  readonly message: string;
+}
+
+/** A failure the API answers on purpose. */
+export class ApiError extends Error {
+  readonly statusCode: number;
+  readonly error: string;
+
+  constructor(statusCode: number, error: string, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.statusCode = statusCode;
+    this.error = error;
+  }
+}
+
+const FASTIFY_CODES: Readonly<Record<string, readonly [number, string]>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'body_too_large'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'invalid_json'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'invalid_request'],
+};
+
+/** Messages of ioredis and BullMQ when Redis is not connected. */
+const REDIS_DOWN =
+  /enableOfflineQueue|Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|Stream isn't writeable/i;
+
+export interface MappedError {
+  readonly status: number;
+  readonly body: ApiErrorBody;
+  /** True when the cause belongs in the log (a 5xx that is not an outage we expect). */
+  readonly unexpected: boolean;
+}
+
+export function mapError(error: unknown): MappedError {
+  if (error instanceof ApiError)
+    return {
+      status: error.statusCode,
+      body: { error: error.error, message: error.message },
+      unexpected: false,
+    };
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') {
+    const known = FASTIFY_CODES[code];
+    if (known !== undefined)
+      return { status: known[0], body: { error: known[1], message: oneLine(error) }, unexpected: false };
+  }
+  if (isShiftExportError(error)) {
+    if (error.code === 'REDIS_UNAVAILABLE')
+      return {
+        status: 503,
+        body: { error: 'queue_unavailable', message: error.toOneLine() },
+        unexpected: false,
+      };
+    if (!error.retryable)
+      return {
+        status: 400,
+        body: { error: 'invalid_request', message: error.toOneLine() },
+        unexpected: false,
+      };
+    return { status: 503, body: { error: 'unavailable', message: error.toOneLine() }, unexpected: false };
+  }
+  if (error instanceof Error && REDIS_DOWN.test(error.message)) {
+    return {
+      status: 503,
+      body: { error: 'queue_unavailable', message: 'the queue (Redis) is not reachable; try again later' },
+      unexpected: false,
+    };
+  }
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return { status, body: { error: 'invalid_request', message: oneLine(error) }, unexpected: false };
+  }
+  return {
+    status: 500,
+    body: { error: 'internal_error', message: 'internal error (see the API log)' },
+    unexpected: true,
+  };
+}
+
+function oneLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ');
+}
+
+export function sendError(reply: FastifyReply, status: number, error: string, message: string): FastifyReply {
+  return reply.code(status).send({ error, message } satisfies ApiErrorBody);
+}

@@ -1,0 +1,119 @@
+// The export routes of the control API:
+//   POST /exports                   queue an export: 202 {jobId} when queued (or re-queued),
+//                                   200 with the existing job when it was already there
+//   GET  /exports/:id               the job: state, progress, failure reason, export summary
+//   GET  /exports/:id/files/:name   a file of the completed export: a redirect to a presigned S3 URL
+//                                   valid FILE_URL_SECONDS, or the file streamed from a local folder
+// Bodies are checked with a strict zod schema (an unknown field is a 400), then as the CLI checks
+// its flags (real period within EXPORT_MAX_DAYS, known formats, an acceptable destination).
+
+import type { Queue } from 'bullmq';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { ExportConfig } from '../config.js';
+import { S3Destination } from '../destinations/s3-destination.js';
+import { enqueueExport } from '../queue/enqueue-export.js';
+import { exportJobDataSchema } from '../queue/export-job-data.js';
+import { readExportJobResult } from '../queue/export-job-result.js';
+import { exportRequest } from '../queue/export-request.js';
+import { loadJobView } from '../queue/job-view.js';
+import { parseManifest } from '../render/manifest.js';
+import { ApiError } from './api-error.js';
+import type { DestinationPool } from './destination-pool.js';
+
+/** Lifetime of presigned download URLs. */
+export const FILE_URL_SECONDS = 300;
+
+export const exportBodySchema = z.strictObject({
+  from: z.string().max(32),
+  to: z.string().max(32),
+  formats: z.array(z.string().max(16)).min(1).max(4).optional(),
+  dest: z.string().min(1).max(1024).optional(),
+  force: z.boolean().optional(),
+});
+
+const JOB_ID = /^[A-Za-z0-9][A-Za-z0-9_.+-]{0,255}$/;
+const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+export interface ExportRoutesDeps {
+  readonly queue: Queue;
+  readonly exportConfig: ExportConfig;
+  readonly destinations: DestinationPool;
+}
+
+function bodyOf(body: unknown): z.infer<typeof exportBodySchema> {
+  const parsed = exportBodySchema.safeParse(body ?? undefined);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue === undefined || issue.path.length === 0 ? 'the body' : issue.path.join('.');
+  throw new ApiError(
+    400,
+    'invalid_body',
+    `${where}: ${issue?.message ?? 'invalid'} (expected {from, to, formats?, dest?, force?})`,
+  );
+}
+
+function checkedJobId(id: string): string {
+  if (!JOB_ID.test(id)) throw new ApiError(404, 'not_found', 'no such job');
+  return id;
+}
+
+export function registerExportRoutes(app: FastifyInstance, deps: ExportRoutesDeps): void {
+  app.post('/exports', async (request, reply) => {
+    const body = bodyOf(request.body);
+    const data = exportRequest(
+      { from: body.from, to: body.to, formats: body.formats, dest: body.dest },
+      deps.exportConfig,
+      {
+        formatsSource: 'formats',
+      },
+    );
+    const outcome = await enqueueExport(deps.queue, data, { force: body.force === true });
+    return reply
+      .code(outcome.created ? 202 : 200)
+      .send({ jobId: outcome.jobId, state: outcome.state, deduplicated: !outcome.created });
+  });
+
+  app.get<{ Params: { id: string } }>('/exports/:id', async (request) => {
+    const view = await loadJobView(deps.queue, checkedJobId(request.params.id));
+    if (view === undefined) throw new ApiError(404, 'not_found', `no job ${request.params.id}`);
+    return view;
+  });
+
+  app.get<{ Params: { id: string; name: string } }>('/exports/:id/files/:name', async (request, reply) => {
+    const id = checkedJobId(request.params.id);
+    const name = request.params.name;
+    if (!FILE_NAME.test(name)) throw new ApiError(404, 'not_found', `no file ${JSON.stringify(name)}`);
+    const job = await deps.queue.getJob(id);
+    if (job === undefined) throw new ApiError(404, 'not_found', `no job ${id}`);
+    const state = await job.getState();
+    const result = readExportJobResult(job.returnvalue);
+    if (state !== 'completed' || result === undefined)
+      throw new ApiError(409, 'not_completed', `job ${id} is ${state}, not a completed export`);
+    const data = exportJobDataSchema.safeParse(job.data);
+    const destination = deps.destinations.get(data.success ? data.data.dest : undefined);
+    const period = result.period;
+    // The published manifest is the truth: a later export of the period may have replaced this one.
+    const manifestText = await destination.readManifest(period);
+    if (manifestText === undefined)
+      throw new ApiError(410, 'gone', `the export of ${period.from}..${period.to} is no longer published`);
+    const manifest = parseManifest(manifestText);
+    reply.header('x-export-id', manifest.export_id);
+    if (name === 'manifest.json') return reply.type('application/json; charset=utf-8').send(manifestText);
+    const file = manifest.files.find((f) => f.name === name);
+    if (file === undefined)
+      throw new ApiError(404, 'not_found', `export ${manifest.export_id} has no file ${name}`);
+    if (destination instanceof S3Destination) {
+      const url = await destination.presignPublishedFile(period, file.path, FILE_URL_SECONDS);
+      return reply.header('cache-control', 'no-store').redirect(url, 302);
+    }
+    const stream = await destination.openPublishedFile(period, file.path);
+    return (
+      reply
+        // No content-length from the manifest: the period may be re-published between the two reads.
+        .type(file.content_type)
+        .header('content-disposition', `attachment; filename="${period.from}_${period.to}_${file.name}"`)
+        .send(stream)
+    );
+  });
+}

@@ -1,0 +1,57 @@
+// The data of the queue's jobs, checked with zod when a job starts: jobs outlive deploys, so a
+// payload written by an older (or newer, or hostile) producer is never trusted. Objects are strict:
+// a field we do not know — a token slipped in by mistake above all — fails the job instead of
+// riding along in Redis. A job whose data does not parse can never succeed, so the processor fails
+// it at once (UnrecoverableError) with the reason on one line.
+
+import { z } from 'zod';
+import { EXPORT_FORMATS, type ExportFormat } from '../config.js';
+import { parseDay } from '../domain/civil-time.js';
+import { InvalidRequestError } from '../errors.js';
+
+const day = z.string().refine((text) => parseDay(text) !== undefined, 'expected a real date as YYYY-MM-DD');
+const formats = z
+  .array(z.enum(EXPORT_FORMATS))
+  .min(1, 'expected at least one format')
+  .transform((list): ExportFormat[] => EXPORT_FORMATS.filter((f) => list.includes(f)));
+/** A destination as given (folder or s3://bucket/prefix); parsed and checked where it is used. */
+const dest = z.string().min(1).max(1024);
+
+/** One period to export. `dest` absent: the worker's EXPORT_DEST. */
+export const exportJobDataSchema = z.strictObject({
+  from: day,
+  to: day,
+  formats,
+  dest: dest.optional(),
+});
+
+export type ExportJobData = z.infer<typeof exportJobDataSchema>;
+
+/** The nightly run: everything else comes from the worker's configuration when it runs. */
+export const nightlyJobDataSchema = z.strictObject({});
+
+/** The parent of a backfill flow: the whole range, for the index it writes. */
+export const backfillJobDataSchema = exportJobDataSchema;
+export type BackfillJobData = ExportJobData;
+
+/** Parses job data with `schema`; throws InvalidRequestError (never retryable) naming the field. */
+export function parseJobData<S extends z.ZodType>(schema: S, data: unknown, what: string): z.infer<S> {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const path = issue === undefined || issue.path.length === 0 ? '' : ` at ${issue.path.join('.')}`;
+  throw new InvalidRequestError(
+    `the ${what} job data is invalid${path}: ${issue?.message ?? 'unknown problem'}`,
+  );
+}
+
+/** Job data as producers write it: formats in canonical order, no undefined members. */
+export function exportJobData(
+  from: string,
+  to: string,
+  formatList: readonly ExportFormat[],
+  destText?: string,
+): ExportJobData {
+  const data: ExportJobData = { from, to, formats: EXPORT_FORMATS.filter((f) => formatList.includes(f)) };
+  return destText === undefined ? data : { ...data, dest: destText };
+}

@@ -1,0 +1,54 @@
+// What an export job returns (and BullMQ stores as its return value): the manifest's summary —
+// counts, statistics, files with their paths, changes since the previous export — and where the
+// export is. The API's GET /exports/:id, `status` and the backfill index read it back, so its
+// shape is checked with zod on the way in as well.
+
+import { z } from 'zod';
+import type { ExportResult } from '../export/run-export.js';
+import { manifestSchema, type Manifest } from '../render/manifest.js';
+
+export const exportJobResultSchema = manifestSchema
+  .pick({
+    export_id: true,
+    period: true,
+    generated_at: true,
+    counts: true,
+    statistics: true,
+    files: true,
+    previous: true,
+    changes: true,
+  })
+  .extend({
+    location: z.string(),
+    manifest_location: z.string(),
+    duration_ms: z.number().nonnegative(),
+  });
+
+export type ExportJobResult = z.infer<typeof exportJobResultSchema>;
+
+/** The summary of `result`; `published` is the manifest as published when a wrapper amended it. */
+export function exportJobResult(
+  result: ExportResult,
+  published: Manifest = result.manifest,
+): ExportJobResult {
+  const m = published;
+  return {
+    export_id: m.export_id,
+    period: m.period,
+    generated_at: m.generated_at,
+    counts: m.counts,
+    statistics: m.statistics,
+    files: m.files,
+    ...(m.previous === undefined ? {} : { previous: m.previous }),
+    ...(m.changes === undefined ? {} : { changes: m.changes }),
+    location: result.location,
+    manifest_location: result.manifestLocation,
+    duration_ms: result.durationMs,
+  };
+}
+
+/** A stored return value read back; undefined when it is not an export result. */
+export function readExportJobResult(value: unknown): ExportJobResult | undefined {
+  const parsed = exportJobResultSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}

@@ -1,0 +1,91 @@
+// Jobs as text for the terminal: the table of `status`, the details of one job, and the lines that
+// `enqueue --wait` prints when an export finished. JSON output (`--json`) uses JobView as is.
+
+import type { ExportJobResult } from './export-job-result.js';
+import type { JobProgressView, JobView } from './job-view.js';
+
+const n = (value: number): string => value.toLocaleString('en-US');
+
+function percent(value: number | null | undefined): string {
+  return value === null || value === undefined ? 'n/a' : `${(value * 100).toFixed(1)}%`;
+}
+
+export function progressText(progress: JobProgressView | null): string {
+  if (progress === null) return '';
+  const parts = [progress.phase, `${n(progress.rows)} rows`];
+  if (progress.rejected !== undefined && progress.rejected > 0)
+    parts.push(`${n(progress.rejected)} rejected`);
+  return parts.join(' ');
+}
+
+function periodText(view: JobView): string {
+  if (view.period === null) return '-';
+  return view.period.from === view.period.to ? view.period.from : `${view.period.from}..${view.period.to}`;
+}
+
+function shortTime(iso: string | null): string {
+  return iso === null ? '-' : iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+}
+
+/** The `status` table: one line per job, newest first as given. */
+export function formatJobTable(views: readonly JobView[]): string {
+  if (views.length === 0) return 'No jobs.';
+  const rows = views.map((v) => [
+    v.id,
+    v.state,
+    periodText(v),
+    v.state === 'completed' && v.result !== null
+      ? `${n(v.result.counts.exported)} exported`
+      : progressText(v.progress) || '-',
+    shortTime(v.finished_at),
+  ]);
+  const header = ['ID', 'STATE', 'PERIOD', 'PROGRESS', 'FINISHED'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+/** The lines of a finished export: where it is and the headline numbers. */
+export function formatExportResult(result: ExportJobResult): string {
+  const c = result.counts;
+  const lines = [
+    `Export ${result.export_id} of ${result.period.from}..${result.period.to} published to ${result.location}`,
+    `  shifts exported   ${n(c.exported)} (fetched ${n(c.fetched)}, rejected ${n(c.rejected)}, duplicates ${n(c.duplicates)}, outside the period ${n(c.outside_window)}, flagged ${n(c.flagged)})`,
+    `  start match rate  ${percent(result.statistics['start_match_rate'])}`,
+    `  finish match rate ${percent(result.statistics['finish_match_rate'])}`,
+  ];
+  if (result.changes !== undefined) {
+    const ch = result.changes;
+    lines.push(
+      `  since ${ch.previous_export_id}: ${n(ch.added)} added, ${n(ch.removed)} removed, ${n(ch.changed)} changed`,
+    );
+  }
+  lines.push(`  files             ${result.files.map((f) => f.name).join(', ')}, manifest.json`);
+  return lines.join('\n');
+}
+
+/** `status JOB_ID`: every field of one job on its own line. */
+export function formatJobDetails(view: JobView): string {
+  const lines = [
+    `Job       ${view.id} (${view.name})`,
+    `State     ${view.state}`,
+    `Period    ${periodText(view)}`,
+    `Formats   ${view.formats.length === 0 ? '-' : view.formats.join(',')}`,
+    `Dest      ${view.dest ?? '(EXPORT_DEST of the worker)'}`,
+    `Attempts  ${view.attempts_made} of ${view.attempts_max}`,
+    `Created   ${shortTime(view.created_at)}`,
+    `Started   ${shortTime(view.started_at)}`,
+    `Finished  ${shortTime(view.finished_at)}`,
+  ];
+  if (view.progress !== null && view.state !== 'completed')
+    lines.push(`Progress  ${progressText(view.progress)}`);
+  if (view.failed_reason !== null) lines.push(`Failure   ${view.failed_reason}`);
+  if (view.result !== null) lines.push('', formatExportResult(view.result));
+  else if (view.return_value !== null && view.return_value !== undefined)
+    lines.push(`Result    ${JSON.stringify(view.return_value)}`);
+  return lines.join('\n');
+}

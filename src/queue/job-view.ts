@@ -1,0 +1,82 @@
+// One job as `status` and the API show it: id, kind, state, period, progress, attempts, failure
+// reason, times, and the export summary when it completed. Built from what BullMQ stores; job data
+// and return values are read through their schemas, so a malformed old job shows as such instead of
+// breaking the listing.
+
+import type { Job, JobState } from 'bullmq';
+import { z } from 'zod';
+import { exportJobDataSchema } from './export-job-data.js';
+import { readExportJobResult, type ExportJobResult } from './export-job-result.js';
+
+export const progressSchema = z.object({
+  phase: z.string(),
+  rows: z.number(),
+  exported: z.number().optional(),
+  rejected: z.number().optional(),
+});
+
+export type JobProgressView = z.infer<typeof progressSchema>;
+
+export interface JobView {
+  readonly id: string;
+  readonly name: string;
+  readonly state: JobState | 'unknown';
+  readonly period: { readonly from: string; readonly to: string } | null;
+  readonly formats: readonly string[];
+  /** The job's destination; null: the worker's EXPORT_DEST. */
+  readonly dest: string | null;
+  readonly progress: JobProgressView | null;
+  readonly attempts_made: number;
+  readonly attempts_max: number;
+  readonly failed_reason: string | null;
+  readonly created_at: string;
+  readonly started_at: string | null;
+  readonly finished_at: string | null;
+  /** The export summary of a completed export job. */
+  readonly result: ExportJobResult | null;
+  /** Any other return value (the nightly run's job ids, a backfill's index). */
+  readonly return_value: unknown;
+}
+
+function iso(ms: number | undefined): string | null {
+  return ms === undefined || ms === null || !Number.isFinite(ms) || ms <= 0
+    ? null
+    : new Date(ms).toISOString();
+}
+
+export function jobView(job: Job, state: JobState | 'unknown'): JobView {
+  const data = exportJobDataSchema.safeParse(job.data);
+  const progress = progressSchema.safeParse(job.progress);
+  const result = state === 'completed' ? readExportJobResult(job.returnvalue) : undefined;
+  return {
+    id: job.id ?? '?',
+    name: job.name,
+    state,
+    period: data.success ? { from: data.data.from, to: data.data.to } : null,
+    formats: data.success ? data.data.formats : [],
+    dest: data.success ? (data.data.dest ?? null) : null,
+    progress: progress.success ? progress.data : null,
+    attempts_made: job.attemptsMade,
+    attempts_max: job.opts.attempts ?? 1,
+    // Also while a failed attempt waits for its retry (delayed); a later success clears it.
+    failed_reason:
+      state !== 'completed' && job.failedReason !== undefined && job.failedReason !== ''
+        ? job.failedReason
+        : null,
+    created_at: iso(job.timestamp) ?? new Date(0).toISOString(),
+    started_at: iso(job.processedOn),
+    finished_at: state === 'completed' || state === 'failed' ? iso(job.finishedOn) : null,
+    result: result ?? null,
+    return_value: result === undefined && state === 'completed' ? (job.returnvalue ?? null) : null,
+  };
+}
+
+/** Loads a job and its state; undefined when there is no such job. */
+export async function loadJobView(
+  queue: { getJob(id: string): Promise<Job | undefined> },
+  id: string,
+): Promise<JobView | undefined> {
+  const job = await queue.getJob(id);
+  if (job === undefined) return undefined;
+  return jobView(job, await job.getState());
+}

@@ -1,0 +1,81 @@
+// What the one-shot commands (`enqueue`, `status`, `backfill`) and the API open to talk to the
+// queue: a producer connection (fails fast when Redis is down), the queue with its default job
+// options, a FlowProducer on demand, and a close() that releases all of it.
+
+import { QueueEvents, type FlowProducer, type Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { QueueConfig } from '../config.js';
+import { silentLogger, type Logger } from '../logger.js';
+import { openExportQueue, openFlowProducer } from './export-queue.js';
+import { EXPORT_QUEUE_NAME } from './queue-names.js';
+import type { QueueTuning } from './queue-tuning.js';
+import { closeRedis, connectRedis } from './redis-connection.js';
+
+export interface Producer {
+  readonly config: QueueConfig;
+  readonly connection: Redis;
+  readonly queue: Queue;
+  flows(): FlowProducer;
+  /** A QueueEvents on a connection of its own (it blocks on Redis). */
+  events(): Promise<QueueEvents>;
+  close(): Promise<void>;
+}
+
+export interface ProducerOptions {
+  readonly config: QueueConfig;
+  readonly tuning: QueueTuning;
+  readonly logger?: Logger;
+  /** One-shot commands: give up after a few refused connections instead of waiting the full timeout. */
+  readonly oneShot?: boolean;
+}
+
+export async function openProducer(options: ProducerOptions): Promise<Producer> {
+  const { config, tuning } = options;
+  const logger = options.logger ?? silentLogger;
+  const connection = await connectRedis(config.redisUrl, {
+    role: 'producer',
+    connectTimeoutMs: tuning.redisConnectTimeoutMs,
+    logger,
+    ...(options.oneShot === true ? { maxAttempts: 3 } : {}),
+  });
+  const queue = openExportQueue(connection, config);
+  queue.on('error', (error) => logger.warn({ err: error }, 'queue error'));
+  let flows: FlowProducer | undefined;
+  const events: { queueEvents: QueueEvents; connection: Redis }[] = [];
+  return {
+    config,
+    connection,
+    queue,
+    flows() {
+      if (flows === undefined) {
+        flows = openFlowProducer(connection, config);
+        flows.on('error', (error) => logger.warn({ err: error }, 'flow producer error'));
+      }
+      return flows;
+    },
+    async events() {
+      const eventsConnection = await connectRedis(config.redisUrl, {
+        role: 'worker',
+        connectTimeoutMs: tuning.redisConnectTimeoutMs,
+        logger,
+      });
+      const queueEvents = new QueueEvents(EXPORT_QUEUE_NAME, {
+        connection: eventsConnection,
+        prefix: config.prefix,
+      });
+      queueEvents.on('error', (error) => logger.warn({ err: error }, 'queue events error'));
+      events.push({ queueEvents, connection: eventsConnection });
+      await queueEvents.waitUntilReady();
+      return queueEvents;
+    },
+    async close() {
+      for (const e of events) {
+        await e.queueEvents.close().catch(() => undefined);
+        await closeRedis(e.connection);
+      }
+      await flows?.close().catch(() => undefined);
+      await queue.close().catch(() => undefined);
+      await closeRedis(connection);
+    },
+  };
+}

@@ -1,0 +1,243 @@
+// The control API over real HTTP on 127.0.0.1, with a real redis-server, an in-process worker and
+// the sandbox: auth on every route but /healthz, strict body validation with clear 400s, 413 and
+// invalid JSON, deduplicated POSTs, job status, file downloads, metrics and the dashboard.
+
+import { readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApi } from '../../src/api/build-api.js';
+import { DestinationPool } from '../../src/api/destination-pool.js';
+import { loadS3Config } from '../../src/config.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { waitForJob } from '../../src/queue/wait-for-job.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { startTestSandbox } from '../support/sandbox.js';
+import { startHarness, type Harness } from '../queue/support/queue-harness.js';
+
+const TOKENS = ['first-token-0123456789', 'second-token-abcdefghij'] as const;
+const DAY = '2024-03-30';
+
+let redis: RedisServer;
+let sandbox: RunningSandbox;
+let harness: Harness;
+let app: FastifyInstance;
+let base: string;
+
+beforeAll(async () => {
+  [redis, sandbox] = await Promise.all([startRedisServer(), startTestSandbox({ rows: 500 })]);
+  harness = await startHarness({ redisUrl: redis.url, sandboxUrl: sandbox.url });
+  app = await buildApi({
+    queue: harness.producer.queue,
+    redis: harness.producer.connection,
+    prefix: harness.prefix,
+    exportConfig: harness.exportConfig,
+    tokens: TOKENS,
+    bodyLimitBytes: 1024,
+    destinations: new DestinationPool(
+      harness.exportConfig.dest,
+      () => loadS3Config(harness.env),
+      harness.logger,
+    ),
+    logger: harness.logger,
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+});
+
+afterAll(async () => {
+  await app?.close();
+  await harness?.stop();
+  await Promise.all([redis?.stop(), sandbox?.close()]);
+});
+
+interface Call {
+  readonly method?: string;
+  readonly token?: string | null;
+  readonly body?: string | object;
+  readonly headers?: Record<string, string>;
+}
+
+async function call(
+  path: string,
+  options: Call = {},
+): Promise<{
+  status: number;
+  headers: Headers;
+  text: string;
+  bytes: Buffer;
+  json: () => Record<string, unknown>;
+}> {
+  const headers: Record<string, string> = { ...options.headers };
+  const token = options.token === undefined ? TOKENS[0] : options.token;
+  if (token !== null) headers['authorization'] = `Bearer ${token}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${base}${path}`, {
+    method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    redirect: 'manual',
+    ...(body === undefined ? {} : { body }),
+  });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const text = bytes.toString('utf8');
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    bytes,
+    json: () => JSON.parse(text) as Record<string, unknown>,
+  };
+}
+
+describe('auth', () => {
+  it('answers /healthz without a token', async () => {
+    const r = await call('/healthz', { token: null });
+    expect(r.status).toBe(200);
+    expect(r.json()).toEqual({ status: 'ok', redis: 'ok', destination: 'ok' });
+  });
+
+  it('refuses every other route without a token, with a wrong one, or with another scheme', async () => {
+    for (const path of ['/exports/x', '/metrics', '/admin/queues', '/no-such-route']) {
+      const missing = await call(path, { token: null });
+      expect(missing.status, path).toBe(401);
+      expect(missing.json()).toEqual({ error: 'unauthorized', message: expect.stringContaining('missing') });
+      expect((await call(path, { token: 'first-token-012345678' })).status, path).toBe(401);
+    }
+    const basic = await call('/metrics', {
+      token: null,
+      headers: { authorization: `Basic ${Buffer.from(`x:${TOKENS[0]}`).toString('base64')}` },
+    });
+    expect(basic.status).toBe(401);
+    expect(basic.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect((await call('/exports', { token: null, body: { from: DAY, to: DAY } })).status).toBe(401);
+  });
+
+  it('accepts every configured token', async () => {
+    expect((await call('/exports/none', { token: TOKENS[1] })).status).toBe(404);
+  });
+
+  it('serves the dashboard behind the same tokens, as a bearer or a Basic password', async () => {
+    const prompt = await call('/admin/queues', { token: null });
+    expect(prompt.headers.get('www-authenticate')).toMatch(/^Basic/);
+    const page = await call('/admin/queues', {
+      token: null,
+      headers: { authorization: `Basic ${Buffer.from(`ops:${TOKENS[1]}`).toString('base64')}` },
+    });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<html');
+    const queues = await call('/admin/queues/api/queues');
+    expect(queues.status).toBe(200);
+    expect(queues.text).toContain('shift-exports');
+  });
+});
+
+describe('POST /exports validation', () => {
+  it.each([
+    ['an unknown field', { from: DAY, to: DAY, token: 'x' }, /token|unrecognized/i],
+    ['a wrong type', { from: DAY, to: 20240330 }, /to/],
+    ['a missing field', { from: DAY }, /to/],
+    ['an impossible date', { from: '2024-02-30', to: DAY }, /not a date/],
+    ['from after to', { from: DAY, to: '2024-03-01' }, /after/],
+    ['a period over the maximum', { from: '2023-01-01', to: DAY }, /maximum/],
+    ['an unknown format', { from: DAY, to: DAY, formats: ['pdf'] }, /format/],
+    ['a destination with ..', { from: DAY, to: DAY, dest: '/tmp/../etc' }, /\.\./],
+    [
+      'a destination with control characters',
+      { from: DAY, to: DAY, dest: 's3://bucket/a\u0007b' },
+      /control/,
+    ],
+  ])('answers 400 with {error, message} for %s, and queues nothing', async (_what, body, message) => {
+    const r = await call('/exports', { body });
+    expect(r.status).toBe(400);
+    const json = r.json();
+    expect(Object.keys(json).sort()).toEqual(['error', 'message']);
+    expect(String(json['message'])).toMatch(message);
+    expect(String(json['message'])).not.toContain('\n');
+    expect(await harness.producer.queue.count()).toBe(0);
+  });
+
+  it('answers 400 for invalid JSON and 413 for a body over the limit', async () => {
+    const broken = await call('/exports', { body: '{"from": "2024-03-30",' });
+    expect(broken.status).toBe(400);
+    expect(broken.json()['error']).toBe('invalid_json');
+    const large = await call('/exports', {
+      body: JSON.stringify({ from: DAY, to: DAY, dest: 'x'.repeat(2000) }),
+    });
+    expect(large.status).toBe(413);
+    expect(large.json()['error']).toBe('body_too_large');
+    expect(await harness.producer.queue.count()).toBe(0);
+  });
+});
+
+describe('exports', () => {
+  let jobId: string;
+
+  it('queues an export with 202 and returns the same job with 200 while it waits', async () => {
+    const first = await call('/exports', { body: { from: DAY, to: DAY, formats: ['csv'] } });
+    expect(first.status).toBe(202);
+    jobId = String(first.json()['jobId']);
+    expect(jobId).toMatch(/^export-2024-03-30_2024-03-30-csv-/);
+    const second = await call('/exports', { body: { from: DAY, to: DAY, formats: ['csv'] } });
+    expect(second.status).toBe(200);
+    expect(second.json()).toMatchObject({ jobId, deduplicated: true });
+    expect(await harness.producer.queue.count()).toBe(1);
+    const view = await call(`/exports/${jobId}`);
+    expect(view.json()).toMatchObject({
+      id: jobId,
+      state: 'waiting',
+      period: { from: DAY, to: DAY },
+      formats: ['csv'],
+      result: null,
+    });
+  });
+
+  it('answers 409 for the files of an export that has not completed', async () => {
+    expect((await call(`/exports/${jobId}/files/shifts.csv`)).status).toBe(409);
+  });
+
+  it('shows the completed export and serves its files', async () => {
+    await harness.startWorker();
+    const outcome = await waitForJob(harness.producer.queue, await harness.events(), jobId);
+    if (outcome.state !== 'completed') throw new Error(outcome.reason);
+    const view = (await call(`/exports/${jobId}`)).json();
+    expect(view).toMatchObject({
+      state: 'completed',
+      failed_reason: null,
+      result: { period: { from: DAY, to: DAY } },
+    });
+    const folder = realpathSync(join(harness.dest, `${DAY}_${DAY}`));
+    const file = await call(`/exports/${jobId}/files/shifts.csv`);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(file.headers.get('content-disposition')).toBe(`attachment; filename="${DAY}_${DAY}_shifts.csv"`);
+    expect(file.bytes.equals(readFileSync(join(folder, 'shifts.csv')))).toBe(true);
+    const manifest = await call(`/exports/${jobId}/files/manifest.json`);
+    expect(manifest.json()['export_id']).toBe((view['result'] as Record<string, unknown>)['export_id']);
+    expect((await call(`/exports/${jobId}/files/nothing.csv`)).status).toBe(404);
+    expect((await call(`/exports/${jobId}/files/..%2Fmanifest.json`)).status).toBe(404);
+  });
+
+  it('counts the export in the metrics', async () => {
+    const r = await call('/metrics');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(r.text).toMatch(/^shift_export_jobs\{state="completed"\} 1$/m);
+    expect(r.text).toMatch(/^shift_export_exports_completed_total 1$/m);
+    expect(r.text).toMatch(/^shift_export_rows_exported_total [1-9]\d*$/m);
+    expect(r.text).toMatch(/^shift_export_rows_rejected_total \d+$/m);
+    expect(r.text).toMatch(/^shift_export_upstream_retries_total 0$/m);
+    expect(r.text).toMatch(/^shift_export_export_duration_seconds_count 1$/m);
+    expect(r.text).toMatch(/^shift_export_export_duration_seconds_bucket\{le="\+Inf"\} 1$/m);
+  });
+
+  it('answers 404 for an unknown job', async () => {
+    const r = await call('/exports/export-nothing');
+    expect(r.status).toBe(404);
+    expect(r.json()['error']).toBe('not_found');
+  });
+});

@@ -1,0 +1,139 @@
+// Everything a queue integration test needs on top of a real redis-server and a sandbox: configs
+// built from env-like records (so they go through the same zod loaders as production), a producer,
+// an in-process worker with short intervals, a capturing logger, and one stop() for all of it.
+// Each harness has its own queue prefix, removed at the end.
+
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { QueueEvents } from 'bullmq';
+import {
+  loadExportConfig,
+  loadQueueConfig,
+  loadS3Config,
+  loadScheduleConfig,
+  loadWfmConfig,
+  requireUpstream,
+  type ExportConfig,
+  type QueueConfig,
+  type ScheduleConfig,
+} from '../../../src/config.js';
+import { createLogger, type Logger } from '../../../src/logger.js';
+import { openProducer, type Producer } from '../../../src/queue/producer.js';
+import { loadQueueTuning, type QueueTuning } from '../../../src/queue/queue-tuning.js';
+import { connectRedis } from '../../../src/queue/redis-connection.js';
+import { startExportWorker, type RunningExportWorker } from '../../../jobs/worker.js';
+import { removeKeys, testPrefix } from '../../support/redis-server.js';
+
+export interface LogLine {
+  readonly level: number;
+  readonly msg?: string;
+  readonly [key: string]: unknown;
+}
+
+/** A pino logger whose lines are kept, parsed, for assertions. */
+export function capturingLogger(): { logger: Logger; lines: LogLine[] } {
+  const lines: LogLine[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const text of chunk.toString('utf8').split('\n'))
+        if (text.trim() !== '') lines.push(JSON.parse(text) as LogLine);
+      callback();
+    },
+  });
+  return { logger: createLogger({ level: 'debug', destination: sink }), lines };
+}
+
+export interface HarnessOptions {
+  readonly redisUrl: string;
+  readonly sandboxUrl: string;
+  readonly wfmToken?: string;
+  /** Extra env for the config loaders (JOB_ATTEMPTS, NIGHTLY_TZ, ...). */
+  readonly env?: Record<string, string>;
+}
+
+export interface Harness {
+  readonly prefix: string;
+  readonly dest: string;
+  readonly env: Record<string, string>;
+  readonly queueConfig: QueueConfig;
+  readonly exportConfig: ExportConfig;
+  readonly schedule: ScheduleConfig;
+  readonly tuning: QueueTuning;
+  readonly producer: Producer;
+  readonly logs: LogLine[];
+  readonly logger: Logger;
+  /** Starts an in-process worker (stopped by stop()). */
+  startWorker(): Promise<RunningExportWorker>;
+  events(): Promise<QueueEvents>;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(options: HarnessOptions): Promise<Harness> {
+  const prefix = testPrefix();
+  const dest = mkdtempSync(join(tmpdir(), 'queue-int-'));
+  const env: Record<string, string> = {
+    REDIS_URL: options.redisUrl,
+    QUEUE_PREFIX: prefix,
+    JOB_ATTEMPTS: '3',
+    JOB_BACKOFF_MS: '50',
+    SHUTDOWN_GRACE_MS: '5000',
+    WORKER_LOCK_DURATION_MS: '2000',
+    WORKER_STALLED_INTERVAL_MS: '1000',
+    REDIS_CONNECT_TIMEOUT_MS: '3000',
+    NIGHTLY_ENABLED: 'false',
+    EXPORT_DEST: dest,
+    EXPORT_FORMATS: 'csv',
+    WFM_BASE_URL: options.sandboxUrl,
+    WFM_TOKEN: options.wfmToken ?? 'sandbox-admin',
+    WFM_RETRY_ATTEMPTS: '1',
+    WFM_RETRY_BASE_DELAY_MS: '10',
+    ...options.env,
+  };
+  const queueConfig = loadQueueConfig(env);
+  const exportConfig = loadExportConfig(env);
+  const schedule = loadScheduleConfig(env);
+  const tuning = loadQueueTuning(env);
+  const { logger, lines } = capturingLogger();
+  const producer = await openProducer({ config: queueConfig, tuning, logger });
+  const workers: RunningExportWorker[] = [];
+  return {
+    prefix,
+    dest,
+    env,
+    queueConfig,
+    exportConfig,
+    schedule,
+    tuning,
+    producer,
+    logs: lines,
+    logger,
+    async startWorker() {
+      const connection = await connectRedis(queueConfig.redisUrl, {
+        role: 'worker',
+        connectTimeoutMs: 3000,
+        logger,
+      });
+      const worker = await startExportWorker({
+        connection,
+        queueConfig,
+        tuning,
+        schedule,
+        exportConfig,
+        wfm: requireUpstream(loadWfmConfig(env)),
+        s3Config: () => loadS3Config(env),
+        logger,
+        progressIntervalMs: 100,
+      });
+      workers.push(worker);
+      return worker;
+    },
+    events: () => producer.events(),
+    async stop() {
+      for (const w of workers) await w.stop('test over');
+      await producer.close();
+      await removeKeys(options.redisUrl, prefix);
+    },
+  };
+}

@@ -1,0 +1,149 @@
+// A real redis-server for integration tests: started on a free loopback port without persistence,
+// ready once it answers PING, stopped (or restarted on the same port) on request. Each test then
+// works under its own key prefix (`testPrefix()`) and removes its keys (`removeKeys`).
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { Redis } from 'ioredis';
+
+export interface RedisServer {
+  readonly port: number;
+  readonly url: string;
+  /** Stops the server (SIGTERM, then SIGKILL) and waits for it to exit. */
+  stop(): Promise<void>;
+  /** Stops the server and starts a new one on the same port (the data is gone: no persistence). */
+  restart(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves true when the server on `port` answers PING with PONG. */
+function ping(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    let answer = '';
+    const finish = (ok: boolean): void => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => finish(false));
+    socket.once('error', () => finish(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString('latin1');
+      if (answer.includes('\r\n')) finish(answer.startsWith('+PONG'));
+    });
+  });
+}
+
+function spawnServer(port: number): ChildProcess {
+  return spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      tmpdir(),
+      '--loglevel',
+      'warning',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+}
+
+/** Starts redis-server on `port`; resolves once it answers PING, rejects when it exits first. */
+async function startOn(port: number): Promise<ChildProcess> {
+  const child = spawnServer(port);
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<never>((_, reject) => {
+    child.once('exit', (code, signal) =>
+      reject(new Error(`redis-server exited (${code ?? signal}) before it was ready: ${output.trim()}`)),
+    );
+    child.once('error', reject);
+  });
+  exited.catch(() => undefined);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    if (await Promise.race([ping(port), exited])) return child;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`redis-server on port ${port} did not answer PING within 10 s: ${output.trim()}`);
+    }
+    // Readiness polling of a server we just spawned, not test synchronisation.
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function startRedisServer(): Promise<RedisServer> {
+  let lastError: unknown;
+  // Another process may take the free port between the probe and the spawn: try a few.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const port = await freePort();
+    try {
+      let child = await startOn(port);
+      return {
+        port,
+        url: `redis://127.0.0.1:${port}`,
+        stop: () => stopChild(child),
+        async restart() {
+          await stopChild(child);
+          child = await startOn(port);
+        },
+      };
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
+
+/** A fresh BullMQ key prefix, a hash tag like production's. */
+export function testPrefix(): string {
+  return `{test-${randomUUID()}}`;
+}
+
+/** Deletes every key under `prefix` (what a test created). */
+export async function removeKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}:*`;
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
