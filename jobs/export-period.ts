@@ -18,7 +18,7 @@ import { exportJobDataSchema, parseJobData } from '../src/queue/export-job-data.
 import { recordExportOutcome, type ExportOutcome } from '../src/queue/export-metrics.js';
 import { isShutdownAbort } from '../src/queue/job-failure.js';
 import { throttle } from '../src/queue/progress-throttle.js';
-import { ChangeTrackingDestination } from '../src/queue/row-changes/change-tracking-destination.js';
+import { ChangeTrackingDestination } from '../src/export/row-changes/change-tracking-destination.js';
 import { WfmClient } from '../src/wfm/wfm-client.js';
 
 export interface ExportPeriodDeps {

@@ -21,7 +21,7 @@ import type { Logger } from '../src/logger.js';
 import { openExportQueue } from '../src/queue/export-queue.js';
 import { isShutdownAbort, SHUTDOWN_REASON, toJobFailure } from '../src/queue/job-failure.js';
 import { EXPORT_QUEUE_NAME, JOB_NAMES } from '../src/queue/queue-names.js';
-import type { QueueTuning } from '../src/queue/queue-tuning.js';
+import type { QueueTuning } from '../src/config.js';
 import { closeRedis } from '../src/queue/redis-connection.js';
 import { backoffStrategy } from '../src/queue/retry-backoff.js';
 import { createBackfillProcessor } from './backfill.js';

@@ -47,11 +47,14 @@ export const ENV_DOCS = {
   S3_PART_SIZE_MB: { default: '8', description: 'Multipart upload part size (5..5120 MiB). Memory per file is about 4 parts.' },
   REDIS_URL: { default: 'redis://127.0.0.1:6379', description: 'Redis of the job queue.' },
   QUEUE_PREFIX: { default: '{shift-export}', description: 'BullMQ key prefix (a hash tag, so it works on Redis Cluster).' },
+  REDIS_CONNECT_TIMEOUT_MS: { default: '10000', description: 'How long a command, worker or API waits for Redis at start before it stops with a clear error.' },
+  WORKER_LOCK_DURATION_MS: { default: '30000', description: 'Lock of a running job, renewed every half of it. A worker that dies (SIGKILL, crash) leaves its job locked this long; then another worker takes it over.' },
+  WORKER_STALLED_INTERVAL_MS: { default: '30000', description: 'How often each worker looks for stalled jobs (whose lock expired) and puts them back in the queue.' },
   WORKER_CONCURRENCY: { default: '1', description: 'Exports one worker process runs at once.' },
   JOB_ATTEMPTS: { default: '5', description: 'Attempts of a job whose failure is transient.' },
-  JOB_BACKOFF_MS: { default: '30000', description: 'First retry delay of a failed job; doubles each attempt, with jitter.' },
+  JOB_BACKOFF_MS: { default: '30000', description: 'First retry delay of a failed job; doubles each attempt, half fixed and half random, at most 1 h.' },
   SHUTDOWN_GRACE_MS: { default: '60000', description: 'On SIGTERM/SIGINT, how long a running export may go on before it is aborted and handed back.' },
-  NIGHTLY_ENABLED: { default: 'true', description: 'Whether the worker upserts the nightly schedule.' },
+  NIGHTLY_ENABLED: { default: 'true', description: 'Whether the worker upserts the nightly schedule; false removes it (give every worker the same value).' },
   NIGHTLY_CRON: { default: '0 3 * * *', description: 'Cron pattern of the nightly export.' },
   NIGHTLY_TZ: { default: 'UTC', description: 'IANA time zone of NIGHTLY_CRON and of "yesterday".' },
   LOOKBACK_DAYS: { default: '2', description: 'Days before yesterday that each nightly run exports again (late shifts).' },
@@ -297,6 +300,28 @@ export function loadQueueConfig(env: Env = process.env): QueueConfig {
     attempts: c.JOB_ATTEMPTS,
     backoffMs: c.JOB_BACKOFF_MS,
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
+  });
+}
+
+const queueTuningShape = {
+  REDIS_CONNECT_TIMEOUT_MS: intIn(100, 600_000).default(10_000),
+  WORKER_LOCK_DURATION_MS: intIn(1000, 3_600_000).default(30_000),
+  WORKER_STALLED_INTERVAL_MS: intIn(500, 3_600_000).default(30_000),
+};
+
+/** How long to wait for Redis, and the job lock and stall-check intervals (short in tests). */
+export interface QueueTuning {
+  readonly redisConnectTimeoutMs: number;
+  readonly lockDurationMs: number;
+  readonly stalledIntervalMs: number;
+}
+
+export function loadQueueTuning(env: Env = process.env): QueueTuning {
+  const c = parseSlice(env, queueTuningShape);
+  return Object.freeze({
+    redisConnectTimeoutMs: c.REDIS_CONNECT_TIMEOUT_MS,
+    lockDurationMs: c.WORKER_LOCK_DURATION_MS,
+    stalledIntervalMs: c.WORKER_STALLED_INTERVAL_MS,
   });
 }
 

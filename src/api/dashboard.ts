@@ -3,7 +3,6 @@
 // puts it behind the API tokens like every other route.
 
 import { createBullBoard } from '@bull-board/api';
-import type { IServerAdapter } from '@bull-board/api/typings/app';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { Queue } from 'bullmq';
@@ -15,9 +14,7 @@ export async function registerDashboard(app: FastifyInstance, queue: Queue): Pro
   const serverAdapter = new FastifyAdapter();
   createBullBoard({
     queues: [new BullMQAdapter(queue)],
-    // @bull-board/fastify 9.10.1 pins its own @bull-board/api 9.10.1 beside our 9.10.2: the same
-    // interface from two copies, which TypeScript tells apart by their private members.
-    serverAdapter: serverAdapter as unknown as IServerAdapter,
+    serverAdapter,
     options: { uiConfig: { boardTitle: 'shift-export' } },
   });
   serverAdapter.setBasePath(DASHBOARD_PATH);

@@ -3,7 +3,7 @@
 
 import { loadApiConfig, loadExportConfig, loadLogLevel, loadQueueConfig, loadS3Config } from '../config.js';
 import { createLogger } from '../logger.js';
-import { loadQueueTuning } from '../queue/queue-tuning.js';
+import { loadQueueTuning } from '../config.js';
 import { parseFlags, type Command } from './command.js';
 
 export const apiCommand: Command = {

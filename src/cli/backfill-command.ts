@@ -4,7 +4,7 @@
 import { loadExportConfig, loadQueueConfig } from '../config.js';
 import { commandLogger } from '../queue/command-logger.js';
 import { exportRequest, MAX_BACKFILL_DAYS } from '../queue/export-request.js';
-import { loadQueueTuning } from '../queue/queue-tuning.js';
+import { loadQueueTuning } from '../config.js';
 import { parseFlags, UsageError, writeLine, type Command } from './command.js';
 
 interface IndexShape {

@@ -4,6 +4,7 @@
 import { loadExportConfig, loadLogLevel, loadS3Config, parseFormats, type ConnectedWfmConfig, type ExportFormat } from '../config.js';
 import { createDestination } from '../destinations/create-destination.js';
 import type { Period } from '../domain/period.js';
+import { ChangeTrackingDestination } from '../export/row-changes/change-tracking-destination.js';
 import { runExport, type ExportResult } from '../export/run-export.js';
 import { createLogger, silentLogger, type Logger } from '../logger.js';
 import { WfmClient } from '../wfm/wfm-client.js';
@@ -31,7 +32,12 @@ export async function runExportSession(options: ExportSessionOptions, io: CliIo,
   const exportConfig = loadExportConfig(io.env);
   const formats: readonly ExportFormat[] = options.format === undefined ? exportConfig.formats : parseFormats(options.format, '--format');
   const logger = commandLogger(io);
-  const destination = createDestination(options.dest ?? exportConfig.dest, () => loadS3Config(io.env), logger);
+  // Like the worker's: row hashes go beside the export, so the next export of this period can
+  // count the rows that changed.
+  const destination = new ChangeTrackingDestination(createDestination(options.dest ?? exportConfig.dest, () => loadS3Config(io.env), logger), {
+    csvDelimiter: exportConfig.csvDelimiter,
+    logger,
+  });
   await destination.check();
   const client = new WfmClient(options.wfm, { logger });
   const progress = createProgressLine(io.stderr);

@@ -5,7 +5,7 @@ import type { JobType } from 'bullmq';
 import { loadQueueConfig } from '../config.js';
 import { commandLogger } from '../queue/command-logger.js';
 import { formatJobDetails, formatJobTable } from '../queue/job-text.js';
-import { loadQueueTuning } from '../queue/queue-tuning.js';
+import { loadQueueTuning } from '../config.js';
 import { parseFlags, UsageError, writeLine, type Command } from './command.js';
 
 const STATES: readonly JobType[] = [

@@ -12,7 +12,7 @@ import {
   requireUpstream,
 } from '../config.js';
 import { createLogger } from '../logger.js';
-import { loadQueueTuning } from '../queue/queue-tuning.js';
+import { loadQueueTuning } from '../config.js';
 import { parseFlags, type Command } from './command.js';
 
 export const workerCommand: Command = {

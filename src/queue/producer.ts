@@ -8,7 +8,7 @@ import type { QueueConfig } from '../config.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { openExportQueue, openFlowProducer } from './export-queue.js';
 import { EXPORT_QUEUE_NAME } from './queue-names.js';
-import type { QueueTuning } from './queue-tuning.js';
+import type { QueueTuning } from '../config.js';
 import { closeRedis, connectRedis } from './redis-connection.js';
 
 export interface Producer {

@@ -21,7 +21,7 @@ import {
 } from '../../../src/config.js';
 import { createLogger, type Logger } from '../../../src/logger.js';
 import { openProducer, type Producer } from '../../../src/queue/producer.js';
-import { loadQueueTuning, type QueueTuning } from '../../../src/queue/queue-tuning.js';
+import { loadQueueTuning, type QueueTuning } from '../../../src/config.js';
 import { connectRedis } from '../../../src/queue/redis-connection.js';
 import { startExportWorker, type RunningExportWorker } from '../../../jobs/worker.js';
 import { removeKeys, testPrefix } from '../../support/redis-server.js';

@@ -5,7 +5,7 @@ import {
   RowChangeCounter,
   RowFingerprints,
   RowHashesInvalidError,
-} from '../../../src/queue/row-changes/row-fingerprints.js';
+} from '../../../src/export/row-changes/row-fingerprints.js';
 
 function fileOf(rows: Record<number, string>): Buffer {
   const f = new RowFingerprints();

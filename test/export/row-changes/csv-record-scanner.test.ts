@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CsvRecordScanner } from '../../../src/queue/row-changes/csv-record-scanner.js';
+import { CsvRecordScanner } from '../../../src/export/row-changes/csv-record-scanner.js';
 
 function scan(chunks: readonly (string | Buffer)[]): string[] {
   const records: string[] = [];
