@@ -58,7 +58,7 @@ describe('shift-export run', () => {
     expect(manifest.period).toEqual(PERIOD);
     expect(manifest.source.base_url).toBe(sandbox.url);
     expect(manifest.files.map((f) => f.name).sort()).toEqual(
-      ['rejected.csv', 'shifts.csv', 'summary_by_division.csv', 'summary_by_region.csv', 'summary_by_shop.csv', 'summary_by_user.csv'].sort(),
+      ['rejected.csv', 'row-hashes.bin', 'shifts.csv', 'summary_by_division.csv', 'summary_by_region.csv', 'summary_by_shop.csv', 'summary_by_user.csv'].sort(),
     );
     expect(readdirSync(dir).sort()).toEqual([...manifest.files.map((f) => f.path), 'manifest.json'].sort());
     for (const file of manifest.files) {
