@@ -1,0 +1,80 @@
+// Shared storage for the pending (start, finish) distance pairs of many small groups: fixed blocks
+// of BLOCK_PAIRS int32 pairs in 1 MiB Int32Array slabs, chained per group, recycled through a free
+// list. Measured: a plain array per group, grown row by row, cost more than all the rest of the
+// aggregate stage — its backing store is reallocated young and promoted, and every old group that
+// points at a young array costs the garbage collector. Slabs are never scanned by the collector.
+
+/** Stands for a null distance (int32 minimum; a real distance of that value is never stored here). */
+export const NO_DISTANCE = -2_147_483_648;
+export const BLOCK_PAIRS = 16;
+const BLOCK_INTS = BLOCK_PAIRS * 2;
+const BLOCKS_PER_SLAB_SHIFT = 13;
+const BLOCKS_PER_SLAB = 1 << BLOCKS_PER_SLAB_SHIFT;
+const END = -1;
+
+/** True when a distance can be stored in a slab: an int32 other than NO_DISTANCE. */
+export function fitsSlab(distance: number): boolean {
+  return (distance | 0) === distance && distance !== NO_DISTANCE;
+}
+
+export class PairSlab {
+  private readonly slabs: Int32Array[] = [];
+  /** The next block of each block's chain (END at the end); free blocks are chained the same way. */
+  private next = new Int32Array(1_024);
+  private blocks = 0;
+  private free = END;
+
+  /** A block for a new chain or to follow `previous` (END for the first block of a chain). */
+  newBlock(previous: number): number {
+    let block = this.free;
+    if (block !== END) {
+      this.free = this.next[block]!;
+    } else {
+      block = this.blocks++;
+      if (block >>> BLOCKS_PER_SLAB_SHIFT >= this.slabs.length)
+        this.slabs.push(new Int32Array(BLOCKS_PER_SLAB * BLOCK_INTS));
+      if (block >= this.next.length) {
+        const grown = new Int32Array(this.next.length * 2);
+        grown.set(this.next);
+        this.next = grown;
+      }
+    }
+    this.next[block] = END;
+    if (previous !== END) this.next[previous] = block;
+    return block;
+  }
+
+  /** Stores pair `slot` (0..BLOCK_PAIRS-1) of a block; both values must fit (see fitsSlab or NO_DISTANCE). */
+  setPair(block: number, slot: number, start: number, finish: number): void {
+    const slab = this.slabs[block >>> BLOCKS_PER_SLAB_SHIFT]!;
+    const at = (block & (BLOCKS_PER_SLAB - 1)) * BLOCK_INTS + slot * 2;
+    slab[at] = start;
+    slab[at + 1] = finish;
+  }
+
+  /** Calls `visit` with the first `count` pairs of the chain at `head`, in the order they were set. */
+  forEachPair(head: number, count: number, visit: (start: number, finish: number) => void): void {
+    let block = head;
+    for (let i = 0; i < count; i++) {
+      const slot = i % BLOCK_PAIRS;
+      if (slot === 0 && i > 0) block = this.next[block]!;
+      const slab = this.slabs[block >>> BLOCKS_PER_SLAB_SHIFT]!;
+      const at = (block & (BLOCKS_PER_SLAB - 1)) * BLOCK_INTS + slot * 2;
+      visit(slab[at]!, slab[at + 1]!);
+    }
+  }
+
+  /** Gives the chain at `head` back for reuse. */
+  release(head: number): void {
+    if (head === END) return;
+    let tail = head;
+    while (this.next[tail] !== END) tail = this.next[tail]!;
+    this.next[tail] = this.free;
+    this.free = head;
+  }
+
+  /** Blocks ever allocated (a measure of the slabs' size). */
+  get allocatedBlocks(): number {
+    return this.blocks;
+  }
+}

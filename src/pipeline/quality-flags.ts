@@ -1,0 +1,51 @@
+// The anomalies that do not stop a row from being exported but are named in its `quality_flags`
+// column, in one fixed order: duration_mismatch, location_out_of_range, then invalid_<field> for
+// each nullable field whose value had the wrong type (in NULLABLE_SHIFT_FIELDS order).
+
+import { NULLABLE_SHIFT_FIELDS, type FinishedShift } from '../domain/finished-shift.js';
+
+/** Largest accepted gap, in whole seconds, between `duration` and finish − start. */
+export const DURATION_TOLERANCE_SECONDS = 60;
+
+export type NullableShiftField = (typeof NULLABLE_SHIFT_FIELDS)[number];
+
+/** The flag of a nullable field that was sent with a wrong type (and exported as null). */
+export function invalidFieldFlag(field: NullableShiftField): string {
+  return `invalid_${field}`;
+}
+
+function outOfRange(value: number | null, limit: number): boolean {
+  return value !== null && (value > limit || value < -limit);
+}
+
+/**
+ * The `;`-joined flags of a placeable row; '' when it is clean. `invalidFields` lists the nullable
+ * fields that had a wrong type, in any order (the output order is fixed).
+ */
+export function qualityFlagsOf(
+  shift: FinishedShift,
+  startUtc: number,
+  finishUtc: number,
+  invalidFields: readonly NullableShiftField[] | undefined,
+): string {
+  let flags = '';
+  if (Math.abs(shift.duration - (finishUtc - startUtc)) > DURATION_TOLERANCE_SECONDS) {
+    flags = 'duration_mismatch';
+  }
+  if (
+    outOfRange(shift.start_location_lat, 90) ||
+    outOfRange(shift.start_location_lon, 180) ||
+    outOfRange(shift.finish_location_lat, 90) ||
+    outOfRange(shift.finish_location_lon, 180)
+  ) {
+    flags = flags === '' ? 'location_out_of_range' : `${flags};location_out_of_range`;
+  }
+  if (invalidFields !== undefined) {
+    for (const field of NULLABLE_SHIFT_FIELDS) {
+      if (invalidFields.includes(field)) {
+        flags = flags === '' ? invalidFieldFlag(field) : `${flags};${invalidFieldFlag(field)}`;
+      }
+    }
+  }
+  return flags;
+}

@@ -1,0 +1,99 @@
+// The stages composed: raw rows in batches → validate → localise → window → dedup → enrich →
+// aggregate, synchronously per batch (the caller owns reading, writing and backpressure). The
+// counts always add up: fetched = exported + rejected + duplicates + outside_window.
+//
+// Dedup runs after the window: only the period's ids are remembered, and a duplicate outside the
+// period is counted once, as outside_window. A rejected row does not claim its id, so a later valid
+// copy of it is still exported.
+
+import type { Period } from '../domain/period.js';
+import type { RejectedRow } from '../domain/rejected-row.js';
+import type { ShiftRecord } from '../domain/shift-record.js';
+import type { ExportSummaries } from '../domain/summary.js';
+import { ShiftAggregator } from './aggregate.js';
+import { DuplicateFilter } from './dedup.js';
+import { enrichShift, type DivisionDirectory } from './enrich.js';
+import { isRejected, validateShift } from './validate.js';
+import { businessDayWindow, isInWindow, type BusinessDayWindow } from './window.js';
+
+/** Where a batch's results go; called synchronously, in row order. */
+export interface ShiftSink {
+  shift(record: ShiftRecord): void;
+  rejected(row: RejectedRow): void;
+}
+
+/** The manifest's `counts`, with its exact names. */
+export interface PipelineCounts {
+  readonly fetched: number;
+  readonly exported: number;
+  readonly rejected: number;
+  readonly duplicates: number;
+  readonly outside_window: number;
+  /** Exported rows with at least one quality flag. */
+  readonly flagged: number;
+}
+
+export interface ShiftPipelineOptions {
+  readonly period: Period;
+  readonly divisions: DivisionDirectory;
+}
+
+export class ShiftPipeline {
+  private readonly window: BusinessDayWindow;
+  private readonly divisions: DivisionDirectory;
+  private readonly dedup = new DuplicateFilter();
+  private readonly aggregator: ShiftAggregator;
+  private fetched = 0;
+  private exported = 0;
+  private rejected = 0;
+  private duplicates = 0;
+  private outsideWindow = 0;
+  private flagged = 0;
+
+  constructor(options: ShiftPipelineOptions) {
+    this.window = businessDayWindow(options.period);
+    this.divisions = options.divisions;
+    this.aggregator = new ShiftAggregator(options.divisions);
+  }
+
+  processBatch(rawRows: readonly unknown[], sink: ShiftSink): void {
+    for (let i = 0; i < rawRows.length; i++) {
+      this.fetched++;
+      const result = validateShift(rawRows[i]);
+      if (isRejected(result)) {
+        this.rejected++;
+        sink.rejected(result);
+        continue;
+      }
+      if (!isInWindow(result, this.window)) {
+        this.outsideWindow++;
+        continue;
+      }
+      if (!this.dedup.firstSighting(result.shift.id)) {
+        this.duplicates++;
+        continue;
+      }
+      enrichShift(result, this.divisions);
+      this.aggregator.add(result);
+      this.exported++;
+      if (result.qualityFlags !== '') this.flagged++;
+      sink.shift(result);
+    }
+  }
+
+  get counts(): PipelineCounts {
+    return {
+      fetched: this.fetched,
+      exported: this.exported,
+      rejected: this.rejected,
+      duplicates: this.duplicates,
+      outside_window: this.outsideWindow,
+      flagged: this.flagged,
+    };
+  }
+
+  /** The summaries of every exported row so far. */
+  finish(): ExportSummaries {
+    return this.aggregator.finish();
+  }
+}

@@ -1,0 +1,129 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { finishedShiftSchema } from '../../src/domain/finished-shift.js';
+import { parseLocalDateTimeSeconds } from '../../src/domain/local-date-time.js';
+import { dateTimeSeconds, isLocalDateTimeText } from '../../src/pipeline/date-time-seconds.js';
+import { readFinishedShift } from '../../src/pipeline/read-finished-shift.js';
+import { realisticRows, shiftRow } from './support/shift-rows.js';
+
+const FIELDS = Object.keys(shiftRow());
+const BASE_ROWS = realisticRows(200);
+
+/** Values of every JSON type, including the near misses of each contract type. */
+const anyValue = fc.oneof(
+  fc.constantFrom(
+    null,
+    true,
+    false,
+    0,
+    -0,
+    1,
+    -1,
+    1.5,
+    2 ** 53,
+    2 ** 53 - 1,
+    -(2 ** 53),
+    1e300,
+    '',
+    '0',
+    'SHOP',
+    'shop',
+  ),
+  fc.constantFrom(
+    '2024-05-01T08:00:00',
+    '2024-05-01T08:00:00.123456789',
+    '2024-05-01T08:00:00.',
+    '2024-05-01T08:00:00.1234567890',
+  ),
+  fc.constantFrom(
+    '2024-5-01T08:00:00',
+    '2024-05-01t08:00:00',
+    '2024-05-01T08:00:00Z',
+    '٢٠٢٤-05-01T08:00:00',
+    '2023-02-29T08:00:00',
+  ),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.string({ maxLength: 12 }),
+  fc.boolean(),
+  fc.constant([]),
+  fc.constant({}),
+);
+
+/** A realistic row with some members replaced by arbitrary values or removed. */
+const mutatedRow = fc
+  .tuple(
+    fc.integer({ min: 0, max: 199 }),
+    fc.array(fc.tuple(fc.constantFrom(...FIELDS), fc.option(anyValue, { nil: undefined })), { maxLength: 3 }),
+  )
+  .map(([index, changes]) => {
+    const row: Record<string, unknown> = { ...BASE_ROWS[index] };
+    for (const [field, value] of changes) {
+      if (value === undefined) delete row[field];
+      else row[field] = value;
+    }
+    return row;
+  });
+
+describe('readFinishedShift', () => {
+  it('accepts exactly the rows finishedShiftSchema accepts and returns the same object (property)', () => {
+    fc.assert(
+      fc.property(fc.oneof(mutatedRow, anyValue), (raw) => {
+        const parsed = finishedShiftSchema.safeParse(raw);
+        const read = readFinishedShift(raw);
+        expect(read !== undefined).toBe(parsed.success);
+        if (parsed.success) expect(JSON.stringify(read)).toBe(JSON.stringify(parsed.data));
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('refuses rows the schema refuses on each member alone', () => {
+    for (const field of FIELDS) {
+      for (const value of [undefined, 'x', 1.5, [], {}]) {
+        const row = shiftRow({ [field]: value });
+        if (value === undefined) delete row[field];
+        expect(readFinishedShift(row) !== undefined, `${field} = ${JSON.stringify(value)}`).toBe(
+          finishedShiftSchema.safeParse(row).success,
+        );
+      }
+    }
+  });
+});
+
+describe('dateTimeSeconds', () => {
+  const text = fc.oneof(
+    fc.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,10})?$/),
+    fc.stringMatching(/^[0-9T:.-]{17,30}$/),
+    fc.string({ maxLength: 30 }),
+    fc
+      .tuple(
+        fc.integer({ min: 0, max: 9999 }),
+        fc.integer({ min: 0, max: 13 }),
+        fc.integer({ min: 0, max: 32 }),
+      )
+      .map(
+        ([y, m, d]) =>
+          `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}T23:59:59`,
+      ),
+  );
+
+  it('equals the domain parser on any text (property)', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(dateTimeSeconds(t)).toBe(parseLocalDateTimeSeconds(t));
+        expect(isLocalDateTimeText(t)).toBe(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?$/.test(t));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('drops the fraction and refuses impossible dates', () => {
+    expect(dateTimeSeconds('1970-01-01T00:00:00.999999999')).toBe(0);
+    expect(dateTimeSeconds('2024-02-29T23:59:59')).toBe(Date.UTC(2024, 1, 29, 23, 59, 59) / 1000);
+    expect(dateTimeSeconds('2023-02-29T00:00:00')).toBeUndefined();
+    expect(dateTimeSeconds('2024-04-31T00:00:00')).toBeUndefined();
+    expect(dateTimeSeconds('2024-01-01T23:59:60')).toBeUndefined();
+    expect(dateTimeSeconds('2024-01-01T08:00:00.')).toBeUndefined();
+  });
+});

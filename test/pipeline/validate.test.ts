@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { RejectedRow } from '../../src/domain/rejected-row.js';
+import type { ShiftRecord } from '../../src/domain/shift-record.js';
+import { isRejected, validateShift } from '../../src/pipeline/validate.js';
+import { shiftRow, type RawRow } from './support/shift-rows.js';
+
+interface Case {
+  readonly case: string;
+  readonly patch?: RawRow;
+  readonly remove?: readonly string[];
+}
+interface RejectedCase extends Case {
+  readonly id: number | null;
+  readonly reason: string;
+}
+interface AcceptedCase extends Case {
+  readonly flags: string;
+  readonly nulled?: readonly string[];
+  readonly status?: string;
+}
+const cases = JSON.parse(
+  readFileSync(new URL('../fixtures/rows/validate-cases.json', import.meta.url), 'utf8'),
+) as {
+  readonly rejected: readonly RejectedCase[];
+  readonly accepted: readonly AcceptedCase[];
+};
+
+function rowOf(c: Case): RawRow {
+  const row = shiftRow(c.patch);
+  for (const key of c.remove ?? []) delete row[key];
+  return row;
+}
+
+function rejected(raw: unknown): RejectedRow {
+  const result = validateShift(raw);
+  if (!isRejected(result)) throw new Error('expected a rejection');
+  return result;
+}
+
+function accepted(raw: unknown): ShiftRecord {
+  const result = validateShift(raw);
+  if (isRejected(result)) throw new Error(`unexpectedly rejected: ${result.reason}`);
+  return result;
+}
+
+describe('validate', () => {
+  describe.each(cases.rejected)('rejects $case', (c) => {
+    it('with its id, the reason and the raw JSON', () => {
+      const row = rowOf(c);
+      const result = rejected(row);
+      expect(result.reason).toBe(c.reason);
+      expect(result.id).toBe(c.id);
+      expect(result.rawJson).toBe(JSON.stringify(row));
+    });
+  });
+
+  describe.each(cases.accepted)('exports $case', (c) => {
+    it('with its quality flags', () => {
+      const record = accepted(rowOf(c));
+      expect(record.qualityFlags).toBe(c.flags);
+      for (const field of c.nulled ?? [])
+        expect(record.shift[field as keyof typeof record.shift], field).toBeNull();
+      if (c.status !== undefined) expect(record.locationStatus).toBe(c.status);
+    });
+  });
+
+  it.each([
+    ['an array', [], 'row: Invalid input: expected object, received array'],
+    ['a string', 'shift', 'row: Invalid input: expected object, received string'],
+    ['a number', 42, 'row: Invalid input: expected object, received number'],
+    ['null', null, 'row: Invalid input: expected object, received null'],
+    ['a boolean', true, 'row: Invalid input: expected object, received boolean'],
+  ])('rejects %s that is not a row at all', (_name, raw, reason) => {
+    expect(rejected(raw)).toEqual({ id: null, reason, rawJson: JSON.stringify(raw) });
+  });
+
+  it('keeps the raw JSON exactly, unknown members and non-ASCII text included', () => {
+    const row = shiftRow({
+      user_login: 7,
+      comment: 'Смена «закрыта» 👍\n"quoted"',
+      nested: { list: [1, null, 'x'] },
+    });
+    const result = rejected(row);
+    expect(JSON.parse(result.rawJson)).toEqual(row);
+    expect(result.rawJson).toContain('Смена «закрыта» 👍\\n\\"quoted\\"');
+  });
+
+  it('keeps the id of a rejected row even when the row has other problems', () => {
+    expect(rejected(shiftRow({ id: -42, duration: -1 })).id).toBe(-42);
+  });
+
+  it('exports a row with a mistyped nullable field with that field as null', () => {
+    const record = accepted(shiftRow({ shop_locality: 12, comment: 'kept' }));
+    expect(record.shift.shop_locality).toBeNull();
+    expect(record.shift.comment).toBe('kept');
+    expect(record.qualityFlags).toBe('invalid_shop_locality');
+  });
+
+  it('builds the record with the whole seconds and wall clocks of the row', () => {
+    const record = accepted(shiftRow());
+    expect(record.startUtc).toBe(Date.UTC(2024, 4, 1, 5) / 1000);
+    expect(record.finishUtc).toBe(Date.UTC(2024, 4, 1, 13) / 1000);
+    expect(record.startLocal).toBe(Date.UTC(2024, 4, 1, 8) / 1000);
+    expect(record.divisionExternalId).toBeNull();
+    expect(record.divisionManagers).toBeNull();
+  });
+
+  it('returns only the contract members, in the contract order', () => {
+    const record = accepted(shiftRow({ extra: 1 }));
+    const { extra: _extra, ...contract } = shiftRow({ extra: 1 });
+    expect(JSON.stringify(record.shift)).toBe(JSON.stringify(contract));
+  });
+});
