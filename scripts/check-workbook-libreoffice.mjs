@@ -23,23 +23,48 @@ let failures = 0;
 try {
   const period = ['--from', '2024-02-23', '--to', '2024-02-29'];
   // Asynchronously: the sandbox answers from this very process.
-  await promisify(execFile)(process.execPath, [join(root, 'bin/shift-export.js'), 'run', ...period, '--dest', work, '--format', 'csv,xlsx'], {
-    env: { PATH: process.env.PATH, WFM_BASE_URL: sandbox.url, WFM_TOKEN: 'sandbox-admin', LOG_LEVEL: 'warn' },
-  });
+  await promisify(execFile)(
+    process.execPath,
+    [join(root, 'bin/shift-export.js'), 'run', ...period, '--dest', work, '--format', 'csv,xlsx'],
+    {
+      env: {
+        PATH: process.env.PATH,
+        WFM_BASE_URL: sandbox.url,
+        WFM_TOKEN: 'sandbox-admin',
+        LOG_LEVEL: 'warn',
+      },
+    },
+  );
   const dir = realpathSync(join(work, '2024-02-23_2024-02-29'));
   const out = join(work, 'lo');
   // Filter options: comma, double quotes, UTF-8, from line 1, …, "save cell contents as shown", sheet 1 (Shifts).
-  execFileSync('soffice', ['--headless', '--convert-to', 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,1', '--outdir', out, join(dir, 'shifts.xlsx')], { stdio: 'ignore', timeout: 120_000 });
+  execFileSync(
+    'soffice',
+    [
+      '--headless',
+      '--convert-to',
+      'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,1',
+      '--outdir',
+      out,
+      join(dir, 'shifts.xlsx'),
+    ],
+    { stdio: 'ignore', timeout: 120_000 },
+  );
   const loFile = readdirSync(out).find((f) => f.endsWith('.csv'));
   if (!loFile) throw new Error('LibreOffice wrote no CSV');
   const lo = parse(readFileSync(join(out, loFile), 'utf8'), { relax_column_count: false });
   const csv = parse(readFileSync(join(dir, 'shifts.csv'), 'utf8').replace(/^\uFEFF/, ''));
   const headers = SHIFT_COLUMNS.map((c) => c.header);
-  if (JSON.stringify(lo[0]) !== JSON.stringify(headers)) throw new Error(`LibreOffice headers differ: ${lo[0]}`);
-  if (lo.length !== csv.length) throw new Error(`LibreOffice shows ${lo.length - 1} rows, shifts.csv has ${csv.length - 1}`);
+  if (JSON.stringify(lo[0]) !== JSON.stringify(headers))
+    throw new Error(`LibreOffice headers differ: ${lo[0]}`);
+  if (lo.length !== csv.length)
+    throw new Error(`LibreOffice shows ${lo.length - 1} rows, shifts.csv has ${csv.length - 1}`);
   const report = (row, column, shown, expected) => {
     failures++;
-    if (failures <= 20) console.error(`row ${row}, ${column.name}: LibreOffice shows ${JSON.stringify(shown)}, shifts.csv has ${JSON.stringify(expected)}`);
+    if (failures <= 20)
+      console.error(
+        `row ${row}, ${column.name}: LibreOffice shows ${JSON.stringify(shown)}, shifts.csv has ${JSON.stringify(expected)}`,
+      );
   };
   for (let r = 1; r < csv.length; r++) {
     SHIFT_COLUMNS.forEach((column, c) => {
@@ -48,7 +73,9 @@ try {
       if (!matches(column.kind, shown, expected)) report(r, column, shown, expected);
     });
   }
-  console.log(`\nLibreOffice check: ${csv.length - 1} rows × ${SHIFT_COLUMNS.length} columns compared, ${failures} differences`);
+  console.log(
+    `\nLibreOffice check: ${csv.length - 1} rows × ${SHIFT_COLUMNS.length} columns compared, ${failures} differences`,
+  );
 } finally {
   await sandbox.close();
   if (keepIndex < 0) rmSync(work, { recursive: true, force: true });

@@ -16,53 +16,151 @@ interface VarDoc {
 
 /** Every environment variable shift-export reads: default (as text) and meaning. */
 export const ENV_DOCS = {
-  WFM_BASE_URL: { default: '(none; the demo starts a sandbox)', description: 'Base URL of the WFM API, e.g. https://wfm.example.com (paths start with /v1).' },
+  WFM_BASE_URL: {
+    default: '(none; the demo starts a sandbox)',
+    description: 'Base URL of the WFM API, e.g. https://wfm.example.com (paths start with /v1).',
+  },
   WFM_TOKEN: { default: '(none)', description: 'Bearer token for the WFM API. Never logged.' },
-  WFM_TOKEN_FILE: { default: '(none)', description: 'File holding the bearer token (used when WFM_TOKEN is unset); surrounding whitespace is ignored.' },
+  WFM_TOKEN_FILE: {
+    default: '(none)',
+    description:
+      'File holding the bearer token (used when WFM_TOKEN is unset); surrounding whitespace is ignored.',
+  },
   WFM_CONNECT_TIMEOUT_MS: { default: '10000', description: 'TCP/TLS connect timeout of each request.' },
   WFM_HEADERS_TIMEOUT_MS: { default: '60000', description: 'Time to wait for response headers.' },
-  WFM_BODY_TIMEOUT_MS: { default: '60000', description: 'Longest silence between two chunks of a response body.' },
+  WFM_BODY_TIMEOUT_MS: {
+    default: '60000',
+    description: 'Longest silence between two chunks of a response body.',
+  },
   WFM_CONNECTIONS: { default: '4', description: 'Keep-alive connections in the pool to the WFM API.' },
-  WFM_RETRY_ATTEMPTS: { default: '5', description: 'Attempts per request (1 = no retry) for GET, PUT and DELETE on network errors, timeouts, 408, 429, 500, 502, 503, 504. POST is never retried.' },
-  WFM_RETRY_BASE_DELAY_MS: { default: '500', description: 'First retry delay; doubles each attempt, with full jitter.' },
-  WFM_RETRY_MAX_DELAY_MS: { default: '30000', description: 'Upper bound of one retry delay (also caps Retry-After).' },
-  WFM_RETRY_MAX_TOTAL_MS: { default: '300000', description: 'No retry starts after this much time since the first attempt.' },
-  WFM_PAGING: { default: 'none', description: 'How the report is read: none (one streamed request), keyset (order=id.asc&id=gt.<last>&limit=N) or offset (order=id.asc&offset=K&limit=N).' },
+  WFM_RETRY_ATTEMPTS: {
+    default: '5',
+    description:
+      'Attempts per request (1 = no retry) for GET, PUT and DELETE on network errors, timeouts, 408, 429, 500, 502, 503, 504. POST is never retried.',
+  },
+  WFM_RETRY_BASE_DELAY_MS: {
+    default: '500',
+    description: 'First retry delay; doubles each attempt, with full jitter.',
+  },
+  WFM_RETRY_MAX_DELAY_MS: {
+    default: '30000',
+    description: 'Upper bound of one retry delay (also caps Retry-After).',
+  },
+  WFM_RETRY_MAX_TOTAL_MS: {
+    default: '300000',
+    description: 'No retry starts after this much time since the first attempt.',
+  },
+  WFM_PAGING: {
+    default: 'none',
+    description:
+      'How the report is read: none (one streamed request), keyset (order=id.asc&id=gt.<last>&limit=N) or offset (order=id.asc&offset=K&limit=N).',
+  },
   WFM_PAGE_SIZE: { default: '50000', description: 'Rows per page when WFM_PAGING is keyset or offset.' },
-  WFM_WINDOW_QUERY: { default: 'start_time=gte.{from}&start_time=lt.{to}', description: 'Query template of the time-window filter; {from} and {to} become UTC LocalDateTimes. Empty: no filter (rows outside the period are still dropped).' },
-  WFM_COUNT_EXACT: { default: 'true', description: 'Send Prefer: count=exact and fail (retryable) when fewer rows arrive than Content-Range announced.' },
-  WFM_MAX_BODY_BYTES: { default: '17179869184', description: 'Largest report body accepted (16 GiB); a longer body is an error, not a silent cut.' },
+  WFM_WINDOW_QUERY: {
+    default: 'start_time=gte.{from}&start_time=lt.{to}',
+    description:
+      'Query template of the time-window filter; {from} and {to} become UTC LocalDateTimes. Empty: no filter (rows outside the period are still dropped).',
+  },
+  WFM_COUNT_EXACT: {
+    default: 'true',
+    description:
+      'Send Prefer: count=exact and fail (retryable) when fewer rows arrive than Content-Range announced.',
+  },
+  WFM_MAX_BODY_BYTES: {
+    default: '17179869184',
+    description: 'Largest report body accepted (16 GiB); a longer body is an error, not a silent cut.',
+  },
   WFM_MAX_ROW_BYTES: { default: '16777216', description: 'Largest single report row accepted (16 MiB).' },
   EXPORT_DEST: { default: './exports', description: 'Where exports go: a folder, or s3://bucket/prefix.' },
-  EXPORT_FORMATS: { default: 'csv,xlsx', description: 'Formats written when none are asked for: csv, xlsx or both.' },
+  EXPORT_FORMATS: {
+    default: 'csv,xlsx',
+    description: 'Formats written when none are asked for: csv, xlsx or both.',
+  },
   EXPORT_MAX_DAYS: { default: '31', description: 'Longest period one export may cover, in days.' },
-  CSV_DELIMITER: { default: ',', description: 'CSV field delimiter: "," or ";" (what Excel expects in many European locales) or "tab".' },
-  CSV_BOM: { default: 'true', description: 'Start CSV files with a UTF-8 byte order mark, so Excel reads them as UTF-8.' },
-  XLSX_MATCH_RATE_THRESHOLD: { default: '0.8', description: 'Start-match rates below this (0..1) are highlighted in the workbook.' },
-  S3_ENDPOINT: { default: '(AWS)', description: 'S3-compatible endpoint URL, e.g. http://127.0.0.1:9000 for MinIO.' },
+  CSV_DELIMITER: {
+    default: ',',
+    description: 'CSV field delimiter: "," or ";" (what Excel expects in many European locales) or "tab".',
+  },
+  CSV_BOM: {
+    default: 'true',
+    description: 'Start CSV files with a UTF-8 byte order mark, so Excel reads them as UTF-8.',
+  },
+  XLSX_MATCH_RATE_THRESHOLD: {
+    default: '0.8',
+    description: 'Start-match rates below this (0..1) are highlighted in the workbook.',
+  },
+  S3_ENDPOINT: {
+    default: '(AWS)',
+    description: 'S3-compatible endpoint URL, e.g. http://127.0.0.1:9000 for MinIO.',
+  },
   S3_REGION: { default: 'us-east-1', description: 'S3 region.' },
-  S3_FORCE_PATH_STYLE: { default: 'false', description: 'Use path-style bucket addressing (MinIO and most S3-compatible servers).' },
-  S3_SSE: { default: '(none)', description: 'Server-side encryption of uploaded objects: AES256 or aws:kms.' },
+  S3_FORCE_PATH_STYLE: {
+    default: 'false',
+    description: 'Use path-style bucket addressing (MinIO and most S3-compatible servers).',
+  },
+  S3_SSE: {
+    default: '(none)',
+    description: 'Server-side encryption of uploaded objects: AES256 or aws:kms.',
+  },
   S3_SSE_KMS_KEY_ID: { default: '(none)', description: 'KMS key id when S3_SSE is aws:kms.' },
-  S3_PART_SIZE_MB: { default: '8', description: 'Multipart upload part size (5..5120 MiB). Memory per file is about 4 parts.' },
+  S3_PART_SIZE_MB: {
+    default: '8',
+    description: 'Multipart upload part size (5..5120 MiB). Memory per file is about 4 parts.',
+  },
   REDIS_URL: { default: 'redis://127.0.0.1:6379', description: 'Redis of the job queue.' },
-  QUEUE_PREFIX: { default: '{shift-export}', description: 'BullMQ key prefix (a hash tag, so it works on Redis Cluster).' },
-  REDIS_CONNECT_TIMEOUT_MS: { default: '10000', description: 'How long a command, worker or API waits for Redis at start before it stops with a clear error.' },
-  WORKER_LOCK_DURATION_MS: { default: '30000', description: 'Lock of a running job, renewed every half of it. A worker that dies (SIGKILL, crash) leaves its job locked this long; then another worker takes it over.' },
-  WORKER_STALLED_INTERVAL_MS: { default: '30000', description: 'How often each worker looks for stalled jobs (whose lock expired) and puts them back in the queue.' },
+  QUEUE_PREFIX: {
+    default: '{shift-export}',
+    description: 'BullMQ key prefix (a hash tag, so it works on Redis Cluster).',
+  },
+  REDIS_CONNECT_TIMEOUT_MS: {
+    default: '10000',
+    description:
+      'How long a command, worker or API waits for Redis at start before it stops with a clear error.',
+  },
+  WORKER_LOCK_DURATION_MS: {
+    default: '30000',
+    description:
+      'Lock of a running job, renewed every half of it. A worker that dies (SIGKILL, crash) leaves its job locked this long; then another worker takes it over.',
+  },
+  WORKER_STALLED_INTERVAL_MS: {
+    default: '30000',
+    description:
+      'How often each worker looks for stalled jobs (whose lock expired) and puts them back in the queue.',
+  },
   WORKER_CONCURRENCY: { default: '1', description: 'Exports one worker process runs at once.' },
   JOB_ATTEMPTS: { default: '5', description: 'Attempts of a job whose failure is transient.' },
-  JOB_BACKOFF_MS: { default: '30000', description: 'First retry delay of a failed job; doubles each attempt, half fixed and half random, at most 1 h.' },
-  SHUTDOWN_GRACE_MS: { default: '60000', description: 'On SIGTERM/SIGINT, how long a running export may go on before it is aborted and handed back.' },
-  NIGHTLY_ENABLED: { default: 'true', description: 'Whether the worker upserts the nightly schedule; false removes it (give every worker the same value).' },
+  JOB_BACKOFF_MS: {
+    default: '30000',
+    description:
+      'First retry delay of a failed job; doubles each attempt, half fixed and half random, at most 1 h.',
+  },
+  SHUTDOWN_GRACE_MS: {
+    default: '60000',
+    description:
+      'On SIGTERM/SIGINT, how long a running export may go on before it is aborted and handed back.',
+  },
+  NIGHTLY_ENABLED: {
+    default: 'true',
+    description:
+      'Whether the worker upserts the nightly schedule; false removes it (give every worker the same value).',
+  },
   NIGHTLY_CRON: { default: '0 3 * * *', description: 'Cron pattern of the nightly export.' },
   NIGHTLY_TZ: { default: 'UTC', description: 'IANA time zone of NIGHTLY_CRON and of "yesterday".' },
-  LOOKBACK_DAYS: { default: '2', description: 'Days before yesterday that each nightly run exports again (late shifts).' },
+  LOOKBACK_DAYS: {
+    default: '2',
+    description: 'Days before yesterday that each nightly run exports again (late shifts).',
+  },
   API_HOST: { default: '0.0.0.0', description: 'Address the control API listens on.' },
   API_PORT: { default: '3000', description: 'Port of the control API.' },
-  API_TOKENS: { default: '(none: the API refuses to start)', description: 'Comma-separated bearer tokens accepted by the control API and dashboard.' },
+  API_TOKENS: {
+    default: '(none: the API refuses to start)',
+    description: 'Comma-separated bearer tokens accepted by the control API and dashboard.',
+  },
   API_BODY_LIMIT_BYTES: { default: '16384', description: 'Largest request body the control API accepts.' },
-  LOG_LEVEL: { default: 'info', description: 'pino level: fatal, error, warn, info, debug, trace or silent.' },
+  LOG_LEVEL: {
+    default: 'info',
+    description: 'pino level: fatal, error, warn, info, debug, trace or silent.',
+  },
 } as const satisfies Record<string, VarDoc>;
 
 export type EnvName = keyof typeof ENV_DOCS;
@@ -70,7 +168,9 @@ export type EnvName = keyof typeof ENV_DOCS;
 // --- small typed readers -------------------------------------------------------------------
 
 const intIn = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const httpUrl = z
   .string()
   .url()
@@ -95,7 +195,9 @@ function parseSlice<S extends z.ZodRawShape>(env: Env, shape: S): Readonly<z.inf
     const key = String(issue?.path[0] ?? '?');
     const got = input[key];
     const shown = got === undefined ? 'unset' : `"${key.includes('TOKEN') ? '***' : got}"`;
-    throw new ConfigError(`${key} is invalid (${shown}): ${issue?.message ?? 'invalid value'}`, { variable: key });
+    throw new ConfigError(`${key} is invalid (${shown}): ${issue?.message ?? 'invalid value'}`, {
+      variable: key,
+    });
   }
   return Object.freeze(result.data);
 }
@@ -156,9 +258,13 @@ export function loadWfmConfig(env: Env = process.env): WfmConfig {
     try {
       token = readFileSync(c.WFM_TOKEN_FILE, 'utf8').trim();
     } catch (error) {
-      throw new ConfigError(`WFM_TOKEN_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): ${c.WFM_TOKEN_FILE}`, { variable: 'WFM_TOKEN_FILE' });
+      throw new ConfigError(
+        `WFM_TOKEN_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): ${c.WFM_TOKEN_FILE}`,
+        { variable: 'WFM_TOKEN_FILE' },
+      );
     }
-    if (token === '') throw new ConfigError(`WFM_TOKEN_FILE is empty: ${c.WFM_TOKEN_FILE}`, { variable: 'WFM_TOKEN_FILE' });
+    if (token === '')
+      throw new ConfigError(`WFM_TOKEN_FILE is empty: ${c.WFM_TOKEN_FILE}`, { variable: 'WFM_TOKEN_FILE' });
   }
   return Object.freeze({
     baseUrl: c.WFM_BASE_URL,
@@ -187,10 +293,15 @@ export type ConnectedWfmConfig = WfmConfig & { readonly baseUrl: string; readonl
 
 export function requireUpstream(config: WfmConfig): ConnectedWfmConfig {
   if (config.baseUrl === undefined) {
-    throw new ConfigError('WFM_BASE_URL is not set: point it at the WFM API (or run `npm start` for the sandbox demo)', { variable: 'WFM_BASE_URL' });
+    throw new ConfigError(
+      'WFM_BASE_URL is not set: point it at the WFM API (or run `npm start` for the sandbox demo)',
+      { variable: 'WFM_BASE_URL' },
+    );
   }
   if (config.token === undefined || config.token === '') {
-    throw new ConfigError('WFM_TOKEN is not set (nor WFM_TOKEN_FILE): the WFM API needs a bearer token', { variable: 'WFM_TOKEN' });
+    throw new ConfigError('WFM_TOKEN is not set (nor WFM_TOKEN_FILE): the WFM API needs a bearer token', {
+      variable: 'WFM_TOKEN',
+    });
   }
   return config as ConnectedWfmConfig;
 }
@@ -200,7 +311,10 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Parses `csv,xlsx` into a sorted, de-duplicated list; `source` names the flag or variable. */
 export function parseFormats(text: string, source: string): ExportFormat[] {
-  const parts = text.split(',').map((p) => p.trim().toLowerCase()).filter((p) => p !== '');
+  const parts = text
+    .split(',')
+    .map((p) => p.trim().toLowerCase())
+    .filter((p) => p !== '');
   if (parts.length === 0) throw new ConfigError(`${source} names no format (expected csv, xlsx or csv,xlsx)`);
   for (const p of parts) {
     if (!(EXPORT_FORMATS as readonly string[]).includes(p)) {
@@ -275,7 +389,10 @@ const queueShape = {
     .string()
     .default('redis://127.0.0.1:6379')
     .refine((u) => /^rediss?:\/\/[^\s]+$/.test(u), 'must be redis://host:port or rediss://…'),
-  QUEUE_PREFIX: z.string().regex(/^\{[^{}:]+\}$|^[^{}:\s]+$/, 'must be a name without ":" (a {hash-tag} for Redis Cluster)').default('{shift-export}'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^\{[^{}:]+\}$|^[^{}:\s]+$/, 'must be a name without ":" (a {hash-tag} for Redis Cluster)')
+    .default('{shift-export}'),
   WORKER_CONCURRENCY: intIn(1, 64).default(1),
   JOB_ATTEMPTS: intIn(1, 100).default(5),
   JOB_BACKOFF_MS: intIn(0, 86_400_000).default(30_000),
@@ -336,7 +453,10 @@ function isTimeZone(tz: string): boolean {
 
 const scheduleShape = {
   NIGHTLY_ENABLED: bool.default(true),
-  NIGHTLY_CRON: z.string().regex(/^\S+( \S+){4,5}$/, 'must be a cron pattern of 5 or 6 fields').default('0 3 * * *'),
+  NIGHTLY_CRON: z
+    .string()
+    .regex(/^\S+( \S+){4,5}$/, 'must be a cron pattern of 5 or 6 fields')
+    .default('0 3 * * *'),
   NIGHTLY_TZ: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').default('UTC'),
   LOOKBACK_DAYS: intIn(0, 60).default(2),
 };
@@ -350,7 +470,12 @@ export interface ScheduleConfig {
 
 export function loadScheduleConfig(env: Env = process.env): ScheduleConfig {
   const c = parseSlice(env, scheduleShape);
-  return Object.freeze({ enabled: c.NIGHTLY_ENABLED, cron: c.NIGHTLY_CRON, tz: c.NIGHTLY_TZ, lookbackDays: c.LOOKBACK_DAYS });
+  return Object.freeze({
+    enabled: c.NIGHTLY_ENABLED,
+    cron: c.NIGHTLY_CRON,
+    tz: c.NIGHTLY_TZ,
+    lookbackDays: c.LOOKBACK_DAYS,
+  });
 }
 
 const apiShape = {
@@ -369,11 +494,21 @@ export interface ApiConfig {
 
 export function loadApiConfig(env: Env = process.env): ApiConfig {
   const c = parseSlice(env, apiShape);
-  const tokens = (c.API_TOKENS ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
+  const tokens = (c.API_TOKENS ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
   if (tokens.length === 0) {
-    throw new ConfigError('API_TOKENS is not set: give the control API at least one bearer token', { variable: 'API_TOKENS' });
+    throw new ConfigError('API_TOKENS is not set: give the control API at least one bearer token', {
+      variable: 'API_TOKENS',
+    });
   }
-  return Object.freeze({ host: c.API_HOST, port: c.API_PORT, tokens: Object.freeze(tokens), bodyLimitBytes: c.API_BODY_LIMIT_BYTES });
+  return Object.freeze({
+    host: c.API_HOST,
+    port: c.API_PORT,
+    tokens: Object.freeze(tokens),
+    bodyLimitBytes: c.API_BODY_LIMIT_BYTES,
+  });
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

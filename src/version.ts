@@ -5,7 +5,10 @@ import { readFileSync } from 'node:fs';
 function readVersion(): string {
   for (const path of ['../package.json', '../../package.json']) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === 'shift-export' && typeof pkg.version === 'string') return pkg.version;
     } catch {
       // try the next candidate: src/ and dist/src/ sit at different depths

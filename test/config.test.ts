@@ -35,7 +35,8 @@ describe('config', () => {
   });
 
   it('lists every environment variable in .env.example', () => {
-    for (const name of Object.keys(ENV_DOCS)) expect(envExample, name).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
+    for (const name of Object.keys(ENV_DOCS))
+      expect(envExample, name).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
   });
 
   it('applies the documented defaults when nothing is set', () => {
@@ -59,8 +60,12 @@ describe('config', () => {
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.toOneLine()).toMatch(/^CONFIG_INVALID: WFM_BASE_URL is invalid \("not a url"\)/);
     expect(error.toOneLine()).not.toContain('\n');
-    expect(configError(() => loadWfmConfig({ WFM_RETRY_ATTEMPTS: '-1' })).message).toContain('WFM_RETRY_ATTEMPTS');
-    expect(configError(() => loadScheduleConfig({ NIGHTLY_TZ: 'Mars/Olympus' })).message).toContain('NIGHTLY_TZ');
+    expect(configError(() => loadWfmConfig({ WFM_RETRY_ATTEMPTS: '-1' })).message).toContain(
+      'WFM_RETRY_ATTEMPTS',
+    );
+    expect(configError(() => loadScheduleConfig({ NIGHTLY_TZ: 'Mars/Olympus' })).message).toContain(
+      'NIGHTLY_TZ',
+    );
     expect(configError(() => loadQueueConfig({ REDIS_URL: 'http://x' })).message).toContain('REDIS_URL');
     expect(configError(() => loadExportConfig({ CSV_DELIMITER: '|' })).message).toContain('CSV_DELIMITER');
   });
@@ -70,7 +75,9 @@ describe('config', () => {
     const file = join(dir, 'token');
     writeFileSync(file, '  s3cr3t-token\n');
     expect(loadWfmConfig({ WFM_TOKEN_FILE: file }).token).toBe('s3cr3t-token');
-    const missing = configError(() => requireUpstream(loadWfmConfig({ WFM_BASE_URL: 'https://wfm.example.com' })));
+    const missing = configError(() =>
+      requireUpstream(loadWfmConfig({ WFM_BASE_URL: 'https://wfm.example.com' })),
+    );
     expect(missing.message).toContain('WFM_TOKEN');
     const badFile = configError(() => loadWfmConfig({ WFM_TOKEN_FILE: join(dir, 'absent') }));
     expect(badFile.message).toContain('WFM_TOKEN_FILE');

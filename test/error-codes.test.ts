@@ -18,14 +18,18 @@ function sourceFiles(dir: string): string[] {
 function codesInSource(): Set<string> {
   const codes = new Set<string>(Object.keys(WFM_ERROR_CODES));
   for (const file of [...sourceFiles(join(root, 'src')), ...sourceFiles(join(root, 'jobs'))]) {
-    for (const match of readFileSync(file, 'utf8').matchAll(/super\(\s*'([A-Z][A-Z0-9_]+)'/g)) codes.add(match[1]!);
+    for (const match of readFileSync(file, 'utf8').matchAll(/super\(\s*'([A-Z][A-Z0-9_]+)'/g))
+      codes.add(match[1]!);
   }
   return codes;
 }
 
 function codesInReadme(): Set<string> {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Error codes'), readme.indexOf('\n## ', readme.indexOf('## Error codes') + 5));
+  const section = readme.slice(
+    readme.indexOf('## Error codes'),
+    readme.indexOf('\n## ', readme.indexOf('## Error codes') + 5),
+  );
   return new Set([...section.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]!));
 }
 

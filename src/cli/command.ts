@@ -29,12 +29,24 @@ export class UsageError extends ShiftExportError {
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** parseArgs in strict mode, with errors rewritten as one-line UsageErrors naming the command. */
-export function parseFlags<O extends Options>(command: string, argv: readonly string[], options: O, allowPositionals = false) {
+export function parseFlags<O extends Options>(
+  command: string,
+  argv: readonly string[],
+  options: O,
+  allowPositionals = false,
+) {
   try {
-    return parseArgs({ args: [...argv], options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals });
+    return parseArgs({
+      args: [...argv],
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals,
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new UsageError(`${command}: ${message?.replace(/\. To specify.*$/, '')} (see shift-export ${command} --help)`);
+    throw new UsageError(
+      `${command}: ${message?.replace(/\. To specify.*$/, '')} (see shift-export ${command} --help)`,
+    );
   }
 }
 

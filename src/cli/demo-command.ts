@@ -43,11 +43,18 @@ Examples:
     const interrupt = signalOnInterrupt();
     try {
       const last = parseDay(sandbox.dataset.lastDate);
-      if (last === undefined) throw new Error(`the sandbox reported an invalid last date ${sandbox.dataset.lastDate}`);
+      if (last === undefined)
+        throw new Error(`the sandbox reported an invalid last date ${sandbox.dataset.lastDate}`);
       const period = { from: formatDay(last - 6), to: sandbox.dataset.lastDate };
-      io.stdout.write(`Sandbox WFM API on ${sandbox.url} with ${rows.toLocaleString('en-US')} shifts; exporting ${period.from}..${period.to}\n`);
+      io.stdout.write(
+        `Sandbox WFM API on ${sandbox.url} with ${rows.toLocaleString('en-US')} shifts; exporting ${period.from}..${period.to}\n`,
+      );
       // The demo's upstream is the sandbox, whatever WFM_* says, but the other WFM_* settings apply.
-      const wfm = { ...loadWfmConfig({ ...io.env, WFM_BASE_URL: sandbox.url, WFM_TOKEN: SANDBOX_ADMIN_TOKEN }), baseUrl: sandbox.url, token: SANDBOX_ADMIN_TOKEN };
+      const wfm = {
+        ...loadWfmConfig({ ...io.env, WFM_BASE_URL: sandbox.url, WFM_TOKEN: SANDBOX_ADMIN_TOKEN }),
+        baseUrl: sandbox.url,
+        token: SANDBOX_ADMIN_TOKEN,
+      };
       await runExportSession({ period, wfm, dest: values.dest, format: values.format }, io, interrupt.signal);
       return 0;
     } finally {
@@ -58,6 +65,7 @@ Examples:
 };
 
 function positiveInt(text: string, flag: string): number {
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new UsageError(`demo: ${flag} must be a positive whole number (got "${text}")`);
+  if (!/^\d+$/.test(text) || Number(text) < 1)
+    throw new UsageError(`demo: ${flag} must be a positive whole number (got "${text}")`);
   return Number(text);
 }

@@ -1,7 +1,14 @@
 // Everything `run` and `demo` share: build the export's dependencies from configuration, draw
 // progress, run it, print the summary. Configuration is parsed here, at the edge, once.
 
-import { loadExportConfig, loadLogLevel, loadS3Config, parseFormats, type ConnectedWfmConfig, type ExportFormat } from '../config.js';
+import {
+  loadExportConfig,
+  loadLogLevel,
+  loadS3Config,
+  parseFormats,
+  type ConnectedWfmConfig,
+  type ExportFormat,
+} from '../config.js';
 import { createDestination } from '../destinations/create-destination.js';
 import type { Period } from '../domain/period.js';
 import { ChangeTrackingDestination } from '../export/row-changes/change-tracking-destination.js';
@@ -28,16 +35,24 @@ export function commandLogger(io: CliIo): Logger {
   return createLogger({ level, destination: io.stderr });
 }
 
-export async function runExportSession(options: ExportSessionOptions, io: CliIo, signal?: AbortSignal): Promise<ExportResult> {
+export async function runExportSession(
+  options: ExportSessionOptions,
+  io: CliIo,
+  signal?: AbortSignal,
+): Promise<ExportResult> {
   const exportConfig = loadExportConfig(io.env);
-  const formats: readonly ExportFormat[] = options.format === undefined ? exportConfig.formats : parseFormats(options.format, '--format');
+  const formats: readonly ExportFormat[] =
+    options.format === undefined ? exportConfig.formats : parseFormats(options.format, '--format');
   const logger = commandLogger(io);
   // Like the worker's: row hashes go beside the export, so the next export of this period can
   // count the rows that changed.
-  const destination = new ChangeTrackingDestination(createDestination(options.dest ?? exportConfig.dest, () => loadS3Config(io.env), logger), {
-    csvDelimiter: exportConfig.csvDelimiter,
-    logger,
-  });
+  const destination = new ChangeTrackingDestination(
+    createDestination(options.dest ?? exportConfig.dest, () => loadS3Config(io.env), logger),
+    {
+      csvDelimiter: exportConfig.csvDelimiter,
+      logger,
+    },
+  );
   await destination.check();
   const client = new WfmClient(options.wfm, { logger });
   const progress = createProgressLine(io.stderr);

@@ -48,7 +48,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return await command.run(rest, io);
   } catch (error) {
     io.stderr.write(`shift-export ${command.name}: ${describeError(error)}\n`);
-    if (error instanceof ShiftExportError && ['USAGE', 'CONFIG_INVALID', 'REQUEST_INVALID', 'DEST_INVALID'].includes(error.code)) {
+    if (
+      error instanceof ShiftExportError &&
+      ['USAGE', 'CONFIG_INVALID', 'REQUEST_INVALID', 'DEST_INVALID'].includes(error.code)
+    ) {
       return 2;
     }
     return 1;

@@ -9,7 +9,10 @@ export interface ProgressLine {
   done(): void;
 }
 
-export function createProgressLine(stream: NodeJS.WritableStream & { isTTY?: boolean }, now: () => number = Date.now): ProgressLine {
+export function createProgressLine(
+  stream: NodeJS.WritableStream & { isTTY?: boolean },
+  now: () => number = Date.now,
+): ProgressLine {
   if (!stream.isTTY) return { update: () => undefined, done: () => undefined };
   const started = now();
   let lastDraw = 0;
@@ -21,7 +24,9 @@ export function createProgressLine(stream: NodeJS.WritableStream & { isTTY?: boo
       lastDraw = t;
       const seconds = Math.max((t - started) / 1000, 0.001);
       const rate = Math.round(p.rows / seconds).toLocaleString('en-US');
-      stream.write(`\r\x1b[K${p.phase.padEnd(10)} ${p.rows.toLocaleString('en-US')} rows  ${rate} rows/s  rejected ${p.rejected}`);
+      stream.write(
+        `\r\x1b[K${p.phase.padEnd(10)} ${p.rows.toLocaleString('en-US')} rows  ${rate} rows/s  rejected ${p.rejected}`,
+      );
       drawn = true;
     },
     done() {

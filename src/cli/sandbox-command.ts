@@ -47,7 +47,8 @@ Examples:
       faults: { type: 'string' },
     });
     const endDate = values['end-date'];
-    if (endDate !== undefined && parseDay(endDate) === undefined) throw new UsageError(`sandbox: --end-date "${endDate}" is not a date (YYYY-MM-DD)`);
+    if (endDate !== undefined && parseDay(endDate) === undefined)
+      throw new UsageError(`sandbox: --end-date "${endDate}" is not a date (YYYY-MM-DD)`);
     const { startSandbox } = await import('../sandbox/start-sandbox.js');
     const logger = createLogger({ level: loadLogLevel(io.env), destination: io.stderr, name: 'sandbox' });
     const sandbox = await startSandbox({
@@ -60,7 +61,9 @@ Examples:
       ...(values.faults === undefined ? {} : { faults: readFaults(values.faults) }),
       logger,
     });
-    io.stdout.write(`sandbox listening on ${sandbox.url} (${sandbox.dataset.rows} shifts, ${sandbox.dataset.firstDate}..${sandbox.dataset.lastDate})\n`);
+    io.stdout.write(
+      `sandbox listening on ${sandbox.url} (${sandbox.dataset.rows} shifts, ${sandbox.dataset.firstDate}..${sandbox.dataset.lastDate})\n`,
+    );
     await new Promise<void>((resolve) => {
       process.once('SIGINT', () => resolve());
       process.once('SIGTERM', () => resolve());
@@ -86,6 +89,8 @@ function readFaults(text: string): FaultPlan {
   try {
     return parseFaultPlan(value);
   } catch (error) {
-    throw new UsageError(`sandbox: --faults is not a fault plan (${(error as Error).message.split('\n')[0]})`);
+    throw new UsageError(
+      `sandbox: --faults is not a fault plan (${(error as Error).message.split('\n')[0]})`,
+    );
   }
 }

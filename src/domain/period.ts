@@ -26,7 +26,8 @@ export interface UtcWindow {
 /** Parses and checks a period; `maxDays` bounds its length. Throws InvalidRequestError. */
 export function parsePeriod(from: string, to: string, maxDays: number): Period {
   const fromDay = parseDay(from);
-  if (fromDay === undefined) throw new InvalidRequestError(`--from "${from}" is not a date (expected YYYY-MM-DD)`);
+  if (fromDay === undefined)
+    throw new InvalidRequestError(`--from "${from}" is not a date (expected YYYY-MM-DD)`);
   const toDay = parseDay(to);
   if (toDay === undefined) throw new InvalidRequestError(`--to "${to}" is not a date (expected YYYY-MM-DD)`);
   if (fromDay > toDay) throw new InvalidRequestError(`--from ${from} is after --to ${to}`);

@@ -3,7 +3,12 @@
 // the published manifest. The CLI (`shift-export run`, `demo`) and the queue worker both call it.
 
 import type { Division } from '../wfm/schemas.js';
-import type { Destination, ExportFileSink, ExportPublication, StoredFile } from '../destinations/destination.js';
+import type {
+  Destination,
+  ExportFileSink,
+  ExportPublication,
+  StoredFile,
+} from '../destinations/destination.js';
 import type { ExportFormat } from '../config.js';
 import { type Period, upstreamWindow } from '../domain/period.js';
 import { SHIFT_COLUMNS } from '../domain/shift-columns.js';
@@ -81,7 +86,10 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
   throwIfAborted(signal);
   report({ phase: 'divisions' });
   const divisions: Division[] = await deps.source.listDivisions({ fields: ['dirs'], signal });
-  log.info({ divisions: divisions.length, formats, destination: deps.destination.description }, 'export started');
+  log.info(
+    { divisions: divisions.length, formats, destination: deps.destination.description },
+    'export started',
+  );
 
   const publication = await deps.destination.begin(period, exportId, signal);
   const files = new Map<string, OpenFile>();
@@ -96,8 +104,10 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
     const wantCsv = formats.includes('csv');
     const shiftsCsvFile = wantCsv ? open('shifts.csv', CSV_TYPE) : undefined;
     const rejectedCsvFile = wantCsv ? open('rejected.csv', CSV_TYPE) : undefined;
-    const shiftsCsv = shiftsCsvFile && new CsvTableWriter(SHIFT_COLUMNS, shiftsCsvFile.sink.stream, csvOptions);
-    const rejectedCsv = rejectedCsvFile && new CsvTableWriter(REJECTED_COLUMNS, rejectedCsvFile.sink.stream, csvOptions);
+    const shiftsCsv =
+      shiftsCsvFile && new CsvTableWriter(SHIFT_COLUMNS, shiftsCsvFile.sink.stream, csvOptions);
+    const rejectedCsv =
+      rejectedCsvFile && new CsvTableWriter(REJECTED_COLUMNS, rejectedCsvFile.sink.stream, csvOptions);
     if (formats.includes('xlsx')) {
       const xlsxFile = open('shifts.xlsx', XLSX_TYPE);
       workbook = openWorkbook(xlsxFile.sink.stream, {
@@ -111,7 +121,10 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
     const pipeline = new ShiftPipeline({ period, divisions: divisionDirectory(divisions) });
     const shifts: ShiftRecord[] = [];
     const rejected: RejectedRow[] = [];
-    const collect = { shift: (r: ShiftRecord) => void shifts.push(r), rejected: (r: RejectedRow) => void rejected.push(r) };
+    const collect = {
+      shift: (r: ShiftRecord) => void shifts.push(r),
+      rejected: (r: RejectedRow) => void rejected.push(r),
+    };
 
     report({ phase: 'fetching' });
     for await (const batch of deps.source.readShifts({ window: upstreamWindow(period), signal })) {
@@ -155,7 +168,9 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
     }
 
     report({ phase: 'publishing' });
-    const stored = await Promise.all([...files.values()].map(async (f) => ({ file: f, stored: await f.sink.done() })));
+    const stored = await Promise.all(
+      [...files.values()].map(async (f) => ({ file: f, stored: await f.sink.done() })),
+    );
     const manifest: Manifest = {
       export_id: exportId,
       period: { from: period.from, to: period.to },
@@ -171,7 +186,12 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
     report({ phase: 'done' });
     const durationMs = now().getTime() - startedAt.getTime();
     log.info({ counts, location: published.location, durationMs }, 'export published');
-    return { manifest, location: published.location, manifestLocation: published.manifestLocation, durationMs };
+    return {
+      manifest,
+      location: published.location,
+      manifestLocation: published.manifestLocation,
+      durationMs,
+    };
   } catch (error) {
     await abortAll(publication, files, workbook, error, log);
     throw signal?.aborted ? new AbortedError('the export was aborted', error) : error;
@@ -216,7 +236,8 @@ async function abortAll(
 ): Promise<void> {
   await workbook?.abort(error).catch(() => undefined);
   for (const file of files.values()) {
-    if (!file.sink.stream.destroyed) file.sink.stream.destroy(error instanceof Error ? error : new Error(String(error)));
+    if (!file.sink.stream.destroyed)
+      file.sink.stream.destroy(error instanceof Error ? error : new Error(String(error)));
     // done() rejects now; its error is the one we already have.
     file.sink.done().catch(() => undefined);
   }

@@ -18,7 +18,11 @@ export interface SummaryTable {
   use<T>(summaries: ExportSummaries, visit: TableVisitor<T>): T;
 }
 
-function table<R>(fileName: string, columns: readonly Column<R>[], rows: (s: ExportSummaries) => readonly R[]): SummaryTable {
+function table<R>(
+  fileName: string,
+  columns: readonly Column<R>[],
+  rows: (s: ExportSummaries) => readonly R[],
+): SummaryTable {
   return { fileName, use: (summaries, visit) => visit(columns, rows(summaries)) };
 }
 

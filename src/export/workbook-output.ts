@@ -6,7 +6,11 @@ import type { Writable } from 'node:stream';
 import type { RejectedRow } from '../domain/rejected-row.js';
 import type { ShiftRecord } from '../domain/shift-record.js';
 import type { ExportSummaries } from '../domain/summary.js';
-import { ShiftsWorkbookWriter, type ShiftsWorkbookOptions, type WorkbookAbout } from '../render/xlsx/shifts-workbook-writer.js';
+import {
+  ShiftsWorkbookWriter,
+  type ShiftsWorkbookOptions,
+  type WorkbookAbout,
+} from '../render/xlsx/shifts-workbook-writer.js';
 
 export interface WorkbookOutput {
   addShift(record: ShiftRecord): Promise<void> | undefined;

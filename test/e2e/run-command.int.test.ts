@@ -19,8 +19,15 @@ let sandbox: RunningSandbox;
 let baseEnv: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ rows: 3000, faults: { wfm_timers: { invalidRowRate: 0.01, duplicateRowRate: 0.01 } } });
-  baseEnv = cliEnv({ WFM_BASE_URL: sandbox.url, WFM_TOKEN: SANDBOX_ADMIN_TOKEN, WFM_RETRY_BASE_DELAY_MS: '10' });
+  sandbox = await startTestSandbox({
+    rows: 3000,
+    faults: { wfm_timers: { invalidRowRate: 0.01, duplicateRowRate: 0.01 } },
+  });
+  baseEnv = cliEnv({
+    WFM_BASE_URL: sandbox.url,
+    WFM_TOKEN: SANDBOX_ADMIN_TOKEN,
+    WFM_RETRY_BASE_DELAY_MS: '10',
+  });
 });
 
 afterAll(async () => {
@@ -43,7 +50,10 @@ describe('shift-export run', () => {
 
   beforeAll(async () => {
     dest = mkdtempSync(join(tmpdir(), 'run-e2e-'));
-    result = await runCli(['run', '--from', PERIOD.from, '--to', PERIOD.to, '--dest', dest, '--format', 'csv'], { ...baseEnv, TZ: 'Asia/Kathmandu' });
+    result = await runCli(
+      ['run', '--from', PERIOD.from, '--to', PERIOD.to, '--dest', dest, '--format', 'csv'],
+      { ...baseEnv, TZ: 'Asia/Kathmandu' },
+    );
   });
 
   it('exits 0 and says where the files are', () => {
@@ -58,7 +68,15 @@ describe('shift-export run', () => {
     expect(manifest.period).toEqual(PERIOD);
     expect(manifest.source.base_url).toBe(sandbox.url);
     expect(manifest.files.map((f) => f.name).sort()).toEqual(
-      ['rejected.csv', 'row-hashes.bin', 'shifts.csv', 'summary_by_division.csv', 'summary_by_region.csv', 'summary_by_shop.csv', 'summary_by_user.csv'].sort(),
+      [
+        'rejected.csv',
+        'row-hashes.bin',
+        'shifts.csv',
+        'summary_by_division.csv',
+        'summary_by_region.csv',
+        'summary_by_shop.csv',
+        'summary_by_user.csv',
+      ].sort(),
     );
     expect(readdirSync(dir).sort()).toEqual([...manifest.files.map((f) => f.path), 'manifest.json'].sort());
     for (const file of manifest.files) {
@@ -97,7 +115,12 @@ describe('shift-export run', () => {
   it('gives summaries whose shift counts add up to the exported shifts', () => {
     const dir = exportDir(dest);
     const shifts = readCsv(join(dir, 'shifts.csv'));
-    for (const name of ['summary_by_division.csv', 'summary_by_region.csv', 'summary_by_shop.csv', 'summary_by_user.csv']) {
+    for (const name of [
+      'summary_by_division.csv',
+      'summary_by_region.csv',
+      'summary_by_shop.csv',
+      'summary_by_user.csv',
+    ]) {
       const total = readCsv(join(dir, name)).reduce((sum, r) => sum + Number(r['shifts']), 0);
       expect(total, name).toBe(shifts.length);
     }
@@ -109,7 +132,10 @@ describe('shift-export run', () => {
 
   it('writes the same shifts.csv whatever the machine time zone', async () => {
     const other = mkdtempSync(join(tmpdir(), 'run-e2e-utc-'));
-    const utc = await runCli(['run', '--from', PERIOD.from, '--to', PERIOD.to, '--dest', other, '--format', 'csv'], { ...baseEnv, TZ: 'UTC' });
+    const utc = await runCli(
+      ['run', '--from', PERIOD.from, '--to', PERIOD.to, '--dest', other, '--format', 'csv'],
+      { ...baseEnv, TZ: 'UTC' },
+    );
     expect(utc.code).toBe(0);
     const a = readFileSync(join(exportDir(dest), 'shifts.csv'));
     const b = readFileSync(join(realpathSync(join(other, `${PERIOD.from}_${PERIOD.to}`)), 'shifts.csv'));
@@ -118,17 +144,72 @@ describe('shift-export run', () => {
 });
 
 describe('shift-export run refuses bad input with one line and writes nothing', () => {
-  const cases: { name: string; args: string[]; env?: Record<string, string>; code: number; pattern: RegExp }[] = [
-    { name: 'an impossible date', args: ['--from', '2024-02-30', '--to', '2024-03-01'], code: 2, pattern: /--from "2024-02-30" is not a date/ },
-    { name: 'from after to', args: ['--from', '2024-03-05', '--to', '2024-03-01'], code: 2, pattern: /--from 2024-03-05 is after --to 2024-03-01/ },
-    { name: 'a period over the maximum', args: ['--from', '2024-01-01', '--to', '2024-03-01'], code: 2, pattern: /more than the maximum of 31/ },
-    { name: 'an unknown format', args: ['--from', '2024-03-01', '--to', '2024-03-01', '--format', 'pdf'], code: 2, pattern: /unknown format "pdf"/ },
-    { name: 'an unknown flag', args: ['--from', '2024-03-01', '--to', '2024-03-01', '--frmo', 'x'], code: 2, pattern: /--frmo/ },
+  const cases: {
+    name: string;
+    args: string[];
+    env?: Record<string, string>;
+    code: number;
+    pattern: RegExp;
+  }[] = [
+    {
+      name: 'an impossible date',
+      args: ['--from', '2024-02-30', '--to', '2024-03-01'],
+      code: 2,
+      pattern: /--from "2024-02-30" is not a date/,
+    },
+    {
+      name: 'from after to',
+      args: ['--from', '2024-03-05', '--to', '2024-03-01'],
+      code: 2,
+      pattern: /--from 2024-03-05 is after --to 2024-03-01/,
+    },
+    {
+      name: 'a period over the maximum',
+      args: ['--from', '2024-01-01', '--to', '2024-03-01'],
+      code: 2,
+      pattern: /more than the maximum of 31/,
+    },
+    {
+      name: 'an unknown format',
+      args: ['--from', '2024-03-01', '--to', '2024-03-01', '--format', 'pdf'],
+      code: 2,
+      pattern: /unknown format "pdf"/,
+    },
+    {
+      name: 'an unknown flag',
+      args: ['--from', '2024-03-01', '--to', '2024-03-01', '--frmo', 'x'],
+      code: 2,
+      pattern: /--frmo/,
+    },
     { name: 'a missing --to', args: ['--from', '2024-03-01'], code: 2, pattern: /--to is required/ },
-    { name: 'a missing token', args: ['--from', '2024-03-01', '--to', '2024-03-01'], env: { WFM_TOKEN: '' }, code: 2, pattern: /WFM_TOKEN is not set/ },
-    { name: 'a malformed base URL', args: ['--from', '2024-03-01', '--to', '2024-03-01'], env: { WFM_BASE_URL: 'ftp:/x' }, code: 2, pattern: /WFM_BASE_URL is invalid/ },
-    { name: 'a wrong token (401)', args: ['--from', '2024-03-01', '--to', '2024-03-01'], env: { WFM_TOKEN: 'wrong-token' }, code: 1, pattern: /WFM_AUTH/ },
-    { name: 'an unreachable upstream', args: ['--from', '2024-03-01', '--to', '2024-03-01'], env: { WFM_BASE_URL: 'http://127.0.0.1:9', WFM_RETRY_ATTEMPTS: '1' }, code: 1, pattern: /WFM_NETWORK|WFM_TIMEOUT/ },
+    {
+      name: 'a missing token',
+      args: ['--from', '2024-03-01', '--to', '2024-03-01'],
+      env: { WFM_TOKEN: '' },
+      code: 2,
+      pattern: /WFM_TOKEN is not set/,
+    },
+    {
+      name: 'a malformed base URL',
+      args: ['--from', '2024-03-01', '--to', '2024-03-01'],
+      env: { WFM_BASE_URL: 'ftp:/x' },
+      code: 2,
+      pattern: /WFM_BASE_URL is invalid/,
+    },
+    {
+      name: 'a wrong token (401)',
+      args: ['--from', '2024-03-01', '--to', '2024-03-01'],
+      env: { WFM_TOKEN: 'wrong-token' },
+      code: 1,
+      pattern: /WFM_AUTH/,
+    },
+    {
+      name: 'an unreachable upstream',
+      args: ['--from', '2024-03-01', '--to', '2024-03-01'],
+      env: { WFM_BASE_URL: 'http://127.0.0.1:9', WFM_RETRY_ATTEMPTS: '1' },
+      code: 1,
+      pattern: /WFM_NETWORK|WFM_TIMEOUT/,
+    },
   ];
 
   for (const c of cases) {

@@ -14,7 +14,12 @@ export interface CliRun {
 
 /** Env for a child CLI: only what the test gives, plus PATH and a quiet AWS SDK. */
 export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', LOG_LEVEL: 'warn', ...extra };
+  return {
+    PATH: process.env['PATH'] ?? '',
+    HOME: process.env['HOME'] ?? '/tmp',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
 }
 
 export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<CliRun> {

@@ -7,6 +7,8 @@ export default function setup(): void {
   try {
     execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
   } catch {
-    throw new Error('redis-server is not on PATH: install it (Debian: apt-get install -y redis-server) and run the tests again');
+    throw new Error(
+      'redis-server is not on PATH: install it (Debian: apt-get install -y redis-server) and run the tests again',
+    );
   }
 }
