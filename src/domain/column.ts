@@ -36,6 +36,8 @@ export interface Column<R> {
   readonly places?: number;
   /** Typical width in characters, a hint for the workbook. */
   readonly width: number;
+  /** Long free text: the workbook wraps it inside the column. */
+  readonly wrap?: boolean;
   /** What the column means, for the workbook's About sheet and the README. */
   readonly description: string;
   readonly value: (row: R) => CellValue;

@@ -186,7 +186,11 @@ const STYLES = {
   number: { numFmt: '#,##0' },
   date: { numFmt: DATE_FORMAT, alignment: { horizontal: 'left' } },
   bold: { numFmt: TEXT_FORMAT, font: BOLD_FONT },
+  /** The meanings column: wrapped, so the sheet prints one page wide. */
+  meaning: { numFmt: TEXT_FORMAT, alignment: { wrapText: true, vertical: 'top' } },
 } satisfies Record<string, Partial<Style>>;
+
+const MEANING_COLUMN = 3;
 
 function styleOf(value: XlsxValue, bold: boolean): Partial<Style> | undefined {
   if (bold) return STYLES.bold;
@@ -202,13 +206,17 @@ export async function writeAboutSheet(
   about: WorkbookAbout,
   facts: WorkbookFacts,
 ): Promise<void> {
-  const worksheet = workbook.addWorksheet('About');
-  worksheet.columns = [{ width: 24 }, { width: 26 }, { width: 26 }, { width: 100 }];
+  // Landscape, one page wide: the long meanings wrap in the last column instead of running off.
+  const worksheet = workbook.addWorksheet('About', {
+    pageSetup: { paperSize: 9, orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
+  });
+  worksheet.columns = [{ width: 24 }, { width: 26 }, { width: 26 }, { width: 80 }];
   pacer.follow(worksheet);
   for (const { values, bold = false } of aboutRows(about, facts)) {
     const row = worksheet.addRow(values as XlsxValue[]);
     values.forEach((value, i) => {
-      const style = styleOf(value, bold);
+      const style =
+        i === MEANING_COLUMN && typeof value === 'string' && !bold ? STYLES.meaning : styleOf(value, bold);
       if (style !== undefined) row.getCell(i + 1).style = style;
     });
     row.commit();

@@ -209,7 +209,7 @@ export class ShiftsWorkbookWriter {
 
   private openShiftsSheet(): TableSheet {
     const name = this.shiftSheetNames[this.shiftSheetNames.length - 1] ?? SHIFTS_SHEET_NAME;
-    const sheet = TableSheet.open(this.workbook, name, SHIFT_TABLE);
+    const sheet = TableSheet.open(this.workbook, name, SHIFT_TABLE, { repeatColumns: 2 });
     this.pacer.follow(sheet.worksheet);
     return sheet;
   }
@@ -221,7 +221,7 @@ export class ShiftsWorkbookWriter {
   }
 
   private async writeRejectedSheet(): Promise<void> {
-    const table = TableSheet.open(this.workbook, 'Rejected', REJECTED_TABLE);
+    const table = TableSheet.open(this.workbook, 'Rejected', REJECTED_TABLE, { fitWidth: true });
     this.pacer.follow(table.worksheet);
     for await (const row of this.spool.read()) {
       table.addRow(

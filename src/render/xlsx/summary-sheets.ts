@@ -110,6 +110,8 @@ async function writeSummarySheet<R>(
       width: columnWidthOf(column, longestText(column, sheet.rows)),
       style: styles[i] ?? {},
     })),
+    // The group's keys (name, id…) come before the first statistic, `shifts`.
+    { repeatColumns: columns.findIndex((column) => column.name === 'shifts') },
   );
   pacer.follow(table.worksheet);
 

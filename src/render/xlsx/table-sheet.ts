@@ -15,6 +15,30 @@ export interface TableColumn {
 
 const HEADER_STYLE: Partial<Style> = { font: BOLD_FONT, alignment: { vertical: 'top' } };
 
+/**
+ * How a table prints (or becomes a PDF): landscape A4 with the header row repeated on every page.
+ * `fitWidth` scales the columns onto one page width (Rejected: three columns); otherwise the
+ * columns keep their size and run over several pages across, readable rather than tiny, with the
+ * first `repeatColumns` (the row's keys) repeated on each of those pages.
+ */
+export type PrintLayout = { readonly fitWidth: true } | { readonly repeatColumns: number };
+
+function columnLetter(index: number): string {
+  return String.fromCharCode(64 + index); // tables repeat at most a few leading columns: A..Z
+}
+
+function pageSetupOf(layout: PrintLayout): Partial<Worksheet['pageSetup']> {
+  const common = {
+    paperSize: 9,
+    orientation: 'landscape',
+    printTitlesRow: '1:1',
+    margins: { left: 0.4, right: 0.4, top: 0.5, bottom: 0.5, header: 0.3, footer: 0.3 },
+  } as const;
+  if ('fitWidth' in layout) return { ...common, fitToPage: true, fitToWidth: 1, fitToHeight: 0 };
+  if (layout.repeatColumns < 1) return common;
+  return { ...common, printTitlesColumn: `A:${columnLetter(Math.min(layout.repeatColumns, 26))}` };
+}
+
 export class TableSheet {
   private rowCount = 0;
   private filteredRows = 0;
@@ -25,8 +49,14 @@ export class TableSheet {
   ) {}
 
   /** Adds the sheet to the workbook and writes its header row. */
-  static open(workbook: StreamingWorkbook, name: string, columns: readonly TableColumn[]): TableSheet {
+  static open(
+    workbook: StreamingWorkbook,
+    name: string,
+    columns: readonly TableColumn[],
+    print: PrintLayout,
+  ): TableSheet {
     const worksheet = workbook.addWorksheet(name, {
+      pageSetup: pageSetupOf(print),
       // Frozen panes only work when given here, not set later.
       views: [{ state: 'frozen', xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }],
     });

@@ -75,9 +75,12 @@ export function numberFormatOf(column: Pick<Column<unknown>, 'kind' | 'places'>)
 }
 
 /** The style every data cell of a column shares. */
-export function cellStyleOf(column: Pick<Column<unknown>, 'kind' | 'places'>): Partial<Style> {
+export function cellStyleOf(column: Pick<Column<unknown>, 'kind' | 'places' | 'wrap'>): Partial<Style> {
   const numFmt = numberFormatOf(column);
-  return numFmt === undefined ? {} : { numFmt };
+  const style: Partial<Style> = numFmt === undefined ? {} : { numFmt };
+  // Long free text wraps inside its column instead of spilling over its empty neighbours (on
+  // screen harmless, in print it adds pages of comment tails).
+  return column.wrap === true ? { ...style, alignment: { wrapText: true, vertical: 'top' } } : style;
 }
 
 /** The same cell style, bold (total rows). */
