@@ -15,6 +15,8 @@ import { XlsxWriteError } from './xlsx-write-error.js';
 
 type SpooledRow = [id: number | null, reason: string, rawJson: string];
 
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
+
 function parseLine(line: string, lineNumber: number): RejectedRow {
   const value: unknown = JSON.parse(line);
   if (
@@ -49,8 +51,12 @@ export class RejectedSpool {
     const stream = this.stream ?? this.open();
     const line: SpooledRow = [row.id, row.reason, row.rawJson];
     this.rows++;
-    // JSON.stringify escapes CR and LF inside strings: one row is always one line.
-    if (stream.write(`${JSON.stringify(line)}\n`)) return undefined;
+    // JSON.stringify escapes CR and LF inside strings; U+2028 and U+2029 it leaves as they are, and
+    // Node 24's readline ends lines at them too: escape them, so one row is always one line.
+    const json = JSON.stringify(line).replace(LINE_SEPARATORS, (c) =>
+      c === '\u2028' ? '\\u2028' : '\\u2029',
+    );
+    if (stream.write(`${json}\n`)) return undefined;
     return this.drained(stream);
   }
 

@@ -83,3 +83,20 @@ describe('RejectedSpool', () => {
     await spool.dispose();
   });
 });
+
+describe('RejectedSpool line separators', () => {
+  it('keeps U+2028 and U+2029 inside one row (Node 24 readline ends lines at them)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rejected-spool-sep-'));
+    const spool = new RejectedSpool(dir);
+    const rows = [
+      { id: 1, reason: 'a\u2028b', rawJson: '{"c":"x\u2029y"}' },
+      { id: 2, reason: 'plain', rawJson: '{}' },
+    ];
+    for (const row of rows) await spool.add(row);
+    const back: RejectedRow[] = [];
+    for await (const row of spool.read()) back.push(row);
+    await spool.dispose();
+    await rm(dir, { recursive: true, force: true });
+    expect(back).toEqual(rows);
+  });
+});
