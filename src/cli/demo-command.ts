@@ -15,8 +15,9 @@ export const demoCommand: Command = {
   help: `
 Usage: shift-export demo [--rows N] [--seed S] [--dest DIR] [--format csv,xlsx]
 
-Starts the sandbox WFM server in this process on a free port with generated data, exports the
-last 7 business dates it has, prints where the files are and a few headline numbers, and stops.
+Starts the sandbox WFM server in this process on a free port with generated data (0.2% of the
+rows invalid and 0.1% sent twice, as real reports have), exports the last 7 business dates it
+has, prints where the files are and a few headline numbers, and stops.
 
 Flags:
   --rows N        shifts the sandbox generates (default 20000)
@@ -39,7 +40,13 @@ Examples:
     const seed = positiveInt(values.seed ?? '1', '--seed');
     const { startSandbox } = await import('../sandbox/start-sandbox.js');
     const { runExportSession, signalOnInterrupt } = await import('./export-session.js');
-    const sandbox = await startSandbox({ port: 0, rows, seed });
+    // A few invalid and repeated rows, as real reports have: rejected.csv and the counts show them.
+    const sandbox = await startSandbox({
+      port: 0,
+      rows,
+      seed,
+      faults: { wfm_timers: { invalidRowRate: 0.002, duplicateRowRate: 0.001 } },
+    });
     const interrupt = signalOnInterrupt();
     try {
       const last = parseDay(sandbox.dataset.lastDate);

@@ -301,7 +301,8 @@ export const SHIFT_COLUMNS: readonly Column<ShiftRecord>[] = [
     header: 'Quality flags',
     kind: 'text',
     width: 18,
-    description: 'Anomalies of an exported row, joined by ";": duration_mismatch, location_out_of_range.',
+    description:
+      'Anomalies of an exported row, joined by ";": duration_mismatch, location_out_of_range, invalid_<field>.',
     value: (r) => r.qualityFlags,
   },
 ];

@@ -17,6 +17,7 @@ export type LocationStatus = (typeof LOCATION_STATUSES)[number];
 export const QUALITY_FLAGS = {
   duration_mismatch: '|duration - (finish - start)| is more than 60 seconds',
   location_out_of_range: 'a latitude outside ±90 or a longitude outside ±180',
+  'invalid_<field>': 'a nullable field sent with the wrong type, exported as null (e.g. invalid_comment)',
 } as const;
 
 export interface ShiftRecord {

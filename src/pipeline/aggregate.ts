@@ -123,19 +123,27 @@ export class ShiftAggregator {
   add(record: ShiftRecord): void {
     const shift = record.shift;
     this.overall.add(shift);
-    let division = this.divisions.get(shift.division_id);
-    if (division === undefined)
-      this.divisions.set(shift.division_id, (division = new DivisionGroup(shift, this.slab)));
+    const { division_id: divisionId, region_id: regionId, shop_id: shopId, user_id: userId } = shift;
+    const division =
+      this.divisions.get(divisionId) ?? this.newGroup(this.divisions, divisionId, DivisionGroup, shift);
     division.add(shift);
-    let region = this.regions.get(shift.region_id);
-    if (region === undefined) this.regions.set(shift.region_id, (region = new RegionGroup(shift, this.slab)));
+    const region = this.regions.get(regionId) ?? this.newGroup(this.regions, regionId, RegionGroup, shift);
     region.add(shift);
-    let shop = this.shops.get(shift.shop_id);
-    if (shop === undefined) this.shops.set(shift.shop_id, (shop = new ShopGroup(shift, this.slab)));
+    const shop = this.shops.get(shopId) ?? this.newGroup(this.shops, shopId, ShopGroup, shift);
     shop.add(shift);
-    let user = this.users.get(shift.user_id);
-    if (user === undefined) this.users.set(shift.user_id, (user = new UserGroup(shift, this.slab)));
+    const user = this.users.get(userId) ?? this.newGroup(this.users, userId, UserGroup, shift);
     user.add(shift);
+  }
+
+  private newGroup<G>(
+    groups: Map<number, G>,
+    id: number,
+    Group: new (shift: FinishedShift, slab: PairSlab) => G,
+    shift: FinishedShift,
+  ): G {
+    const group = new Group(shift, this.slab);
+    groups.set(id, group);
+    return group;
   }
 
   /** The summaries of everything added so far (may be called more than once). */

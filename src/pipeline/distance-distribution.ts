@@ -52,6 +52,11 @@ export class DistanceDistribution {
   private dense: Uint32Array | null = null;
   private total = 0;
 
+  /** `large`: the group is known to be large already (a spilled group): count densely from the start. */
+  constructor(large = false) {
+    if (large) this.dense = new Uint32Array(DENSE_RANGE);
+  }
+
   /** How many values were added. */
   get count(): number {
     return this.total;

@@ -161,8 +161,11 @@ export class GroupAccumulator {
 
   /** Moves the pending pairs into the two distributions, which from now on take every distance. */
   private spill(): void {
-    const starts = (this.startDistances ??= new DistanceDistribution());
-    const finishes = (this.finishDistances ??= new DistanceDistribution());
+    // Past SPILL_AT pairs the group is large: flat counts from the start. Spilled early by a
+    // distance beyond int32, it may stay small: then only counts it when it grows.
+    const large = this.pendingPairs >= SPILL_AT;
+    const starts = (this.startDistances ??= new DistanceDistribution(large));
+    const finishes = (this.finishDistances ??= new DistanceDistribution(large));
     if (this.pendingPairs === 0) return;
     this.slab.forEachPair(this.firstBlock, this.pendingPairs, (start, finish) => {
       if (start !== NO_DISTANCE) starts.add(start);

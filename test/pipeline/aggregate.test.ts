@@ -144,7 +144,7 @@ describe('aggregate', () => {
           ),
         ).toBe(true);
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
   });
 

@@ -21,8 +21,8 @@ function excelMedian(values: readonly number[]): number | null {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-function distributionOf(values: readonly number[]): DistanceDistribution {
-  const distribution = new DistanceDistribution();
+function distributionOf(values: readonly number[], large = false): DistanceDistribution {
+  const distribution = new DistanceDistribution(large);
   for (const value of values) distribution.add(value);
   return distribution;
 }
@@ -66,8 +66,8 @@ describe('distance distribution', () => {
 
   it('equals a sort-based Excel reference, with at most one decimal (property)', () => {
     fc.assert(
-      fc.property(values, (list) => {
-        const distribution = distributionOf(list);
+      fc.property(values, fc.boolean(), (list, large) => {
+        const distribution = distributionOf(list, large);
         const median = distribution.median();
         const p90 = distribution.percentileInc(9, 10);
         expect(median).toBe(round2(excelMedian(list)));
