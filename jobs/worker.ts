@@ -6,6 +6,7 @@
 // A second signal skips the rest of the grace period. A worker killed outright (SIGKILL, crash)
 // leaves its job locked; when the lock expires (WORKER_LOCK_DURATION_MS) another worker's stall
 // check puts it back, and since an export publishes its manifest last, nothing partial was visible.
+// Every closing step is bounded, so a worker whose Redis is unreachable still stops when told to.
 
 import { hostname } from 'node:os';
 import { UnrecoverableError, WaitingError, Worker, type Job, type Queue } from 'bullmq';
@@ -23,6 +24,7 @@ import { isShutdownAbort, SHUTDOWN_REASON, toJobFailure } from '../src/queue/job
 import { EXPORT_QUEUE_NAME, JOB_NAMES } from '../src/queue/queue-names.js';
 import type { QueueTuning } from '../src/config.js';
 import { closeRedis } from '../src/queue/redis-connection.js';
+import { settleWithin } from '../src/queue/settle-within.js';
 import { backoffStrategy } from '../src/queue/retry-backoff.js';
 import { createBackfillProcessor } from './backfill.js';
 import { createExportProcessor } from './export-period.js';
@@ -30,6 +32,8 @@ import { createNightlyProcessor, upsertNightlySchedule } from './nightly.js';
 
 /** How long handing jobs back may take after the grace period before the worker gives up on it. */
 export const HAND_BACK_TIMEOUT_MS = 15_000;
+/** Longest wait for the closing steps after that (they hang while Redis is unreachable). */
+export const CLOSE_STEP_TIMEOUT_MS = 3_000;
 
 export interface ExportWorkerOptions {
   /** A worker-role connection (maxRetriesPerRequest: null); the worker closes it when it stops. */
@@ -61,6 +65,8 @@ type Processor = (job: Job, token?: string, signal?: AbortSignal) => Promise<unk
 export async function startExportWorker(options: ExportWorkerOptions): Promise<RunningExportWorker> {
   const { connection, queueConfig, tuning, logger } = options;
   const queue = openExportQueue(connection, queueConfig);
+  // Without a listener BullMQ prints connection errors to the console, outside the JSON log.
+  queue.on('error', (error) => logger.warn({ err: error }, 'queue error'));
   const processors: Readonly<Record<string, Processor>> = {
     [JOB_NAMES.exportPeriod]: createExportProcessor({
       exportConfig: options.exportConfig,
@@ -83,6 +89,8 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
     }),
   };
 
+  /** Jobs in the processor now: with none, stopping has nothing to wait for. */
+  let running = 0;
   // Three parameters: BullMQ passes the AbortSignal only to processors that declare it.
   const dispatch = async (job: Job, token?: string, signal?: AbortSignal): Promise<unknown> => {
     const processor = processors[job.name];
@@ -90,6 +98,7 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
       throw new UnrecoverableError(
         `unknown job name "${job.name}" (this worker runs ${Object.keys(processors).join(', ')})`,
       );
+    running++;
     try {
       return await processor(job, token, signal);
     } catch (error) {
@@ -99,6 +108,8 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
         throw new WaitingError();
       }
       throw toJobFailure(error);
+    } finally {
+      running--;
     }
   };
 
@@ -169,19 +180,28 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
       const graceTimer = setTimeout(abortRunning, queueConfig.shutdownGraceMs);
       cutGraceShort = abortRunning;
       const closed = worker.close().then(() => true);
+      // With no job running there is nothing to hand back: only the grace period, so that a worker
+      // whose Redis is down (close() then waits for a blocking command that never returns) still
+      // stops in time.
+      const giveUpAfter =
+        running === 0 ? queueConfig.shutdownGraceMs : queueConfig.shutdownGraceMs + HAND_BACK_TIMEOUT_MS;
       const gaveUp = new Promise<false>((resolve) => {
-        handBackTimer = setTimeout(() => resolve(false), queueConfig.shutdownGraceMs + HAND_BACK_TIMEOUT_MS);
+        handBackTimer = setTimeout(() => resolve(false), giveUpAfter);
       });
       const inTime = await Promise.race([closed, gaveUp]);
       clearTimeout(graceTimer);
       clearTimeout(handBackTimer);
       if (!inTime) {
         logger.error(
-          'running jobs did not stop in time; their locks will expire and other workers will take them',
+          running === 0
+            ? 'the worker did not close in time (is Redis reachable?); stopping anyway'
+            : 'running jobs did not stop in time; their locks will expire and other workers will take them',
         );
-        await worker.close(true).catch(() => undefined);
       }
-      await queue.close().catch(() => undefined);
+      await settleWithin(
+        Promise.all([inTime ? undefined : worker.close(true), queue.close()]),
+        CLOSE_STEP_TIMEOUT_MS,
+      );
       await closeRedis(connection);
       logger.info('worker stopped');
       return inTime;

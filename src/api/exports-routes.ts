@@ -5,7 +5,8 @@
 //   GET  /exports/:id/files/:name   a file of the completed export: a redirect to a presigned S3 URL
 //                                   valid FILE_URL_SECONDS, or the file streamed from a local folder
 // Bodies are checked with a strict zod schema (an unknown field is a 400), then as the CLI checks
-// its flags (real period within EXPORT_MAX_DAYS, known formats, an acceptable destination).
+// its flags (real period within EXPORT_MAX_DAYS, known formats, an acceptable destination); a
+// local `dest` must lie inside EXPORT_DEST (api-destination.ts).
 
 import type { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
@@ -18,6 +19,7 @@ import { readExportJobResult } from '../queue/export-job-result.js';
 import { exportRequest } from '../queue/export-request.js';
 import { loadJobView } from '../queue/job-view.js';
 import { parseManifest } from '../render/manifest.js';
+import { assertApiDestination } from './api-destination.js';
 import { ApiError } from './api-error.js';
 import type { DestinationPool } from './destination-pool.js';
 
@@ -68,6 +70,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: ExportRoutesDep
         formatsSource: 'formats',
       },
     );
+    assertApiDestination(body.dest, deps.exportConfig.dest);
     const outcome = await enqueueExport(deps.queue, data, { force: body.force === true });
     return reply
       .code(outcome.created ? 202 : 200)

@@ -92,7 +92,7 @@ Examples:
           : `already ${outcome.state}: returned the existing backfill${outcome.state === 'completed' ? ' (use --force to run it again)' : ''}`,
       );
       if (values.wait !== true) return 0;
-      return await waitAndReport(producer, outcome.jobId, io, describeIndex);
+      return await waitAndReport(producer, outcome.jobId, io, describeIndex, tuning.redisConnectTimeoutMs);
     } finally {
       await producer.close();
     }

@@ -74,7 +74,7 @@ Examples:
           `already ${outcome.state}: returned the existing job${outcome.state === 'completed' ? ' (use --force to export again)' : ''}`,
         );
       if (values.wait !== true) return 0;
-      return await waitAndReport(producer, outcome.jobId, io);
+      return await waitAndReport(producer, outcome.jobId, io, undefined, tuning.redisConnectTimeoutMs);
     } finally {
       await producer.close();
     }

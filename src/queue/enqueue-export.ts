@@ -46,6 +46,14 @@ function shouldRerun(job: Job, state: JobState | 'unknown', options: EnqueueOpti
   );
 }
 
+let lastTimestamp = 0;
+
+/** Date.now(), but never the same value twice in this process. */
+function uniqueTimestamp(): number {
+  lastTimestamp = Math.max(Date.now(), lastTimestamp + 1);
+  return lastTimestamp;
+}
+
 /** Enqueues the export of `data` (see the module comment for what happens to an existing job). */
 export async function enqueueExport(
   queue: Queue,
@@ -70,8 +78,9 @@ export async function enqueueExport(
       if (now !== undefined) return { jobId, created: false, state: await now.getState() };
     }
   }
-  const added = await queue.add(JOB_NAMES.exportPeriod, data, { jobId });
-  // An add with an id that exists is ignored by BullMQ: tell the two apart by the stored timestamp.
+  const added = await queue.add(JOB_NAMES.exportPeriod, data, { jobId, timestamp: uniqueTimestamp() });
+  // An add with an id that exists is ignored by BullMQ: tell the two apart by the stored timestamp,
+  // unique within this process (a burst of API requests adds many jobs within one millisecond).
   const stored = await queue.getJob(jobId);
   const state = stored === undefined ? 'unknown' : await stored.getState();
   return { jobId, created: stored === undefined || stored.timestamp === added.timestamp, state };

@@ -10,6 +10,10 @@ import { openExportQueue, openFlowProducer } from './export-queue.js';
 import { EXPORT_QUEUE_NAME } from './queue-names.js';
 import type { QueueTuning } from '../config.js';
 import { closeRedis, connectRedis } from './redis-connection.js';
+import { settleWithin } from './settle-within.js';
+
+/** Longest wait for each closing step. */
+const CLOSE_TIMEOUT_MS = 3_000;
 
 export interface Producer {
   readonly config: QueueConfig;
@@ -69,12 +73,14 @@ export async function openProducer(options: ProducerOptions): Promise<Producer> 
       return queueEvents;
     },
     async close() {
+      // Bounded: with Redis unreachable these would wait for it forever, and a command that has
+      // already said what went wrong must still exit.
       for (const e of events) {
-        await e.queueEvents.close().catch(() => undefined);
+        await settleWithin(e.queueEvents.close(), CLOSE_TIMEOUT_MS);
         await closeRedis(e.connection);
       }
-      await flows?.close().catch(() => undefined);
-      await queue.close().catch(() => undefined);
+      if (flows !== undefined) await settleWithin(flows.close(), CLOSE_TIMEOUT_MS);
+      await settleWithin(queue.close(), CLOSE_TIMEOUT_MS);
       await closeRedis(connection);
     },
   };

@@ -1,28 +1,49 @@
 // What `enqueue --wait` and `backfill --wait` do once the job is queued: live progress on stderr
 // (redrawn on a terminal, one line per phase otherwise), then the result on stdout — the export's
 // counts, or what `describe` makes of another return value — or the failure reason on stderr.
-// Resolves with the exit code: 0 completed, 1 failed.
+// Resolves with the exit code: 0 completed, 1 failed; throws RedisUnavailableError when Redis stays
+// unreachable for `redisOutageMs` while we wait.
 
 import type { CliIo } from '../cli/command.js';
 import { readExportJobResult } from './export-job-result.js';
 import { formatExportResult, progressText } from './job-text.js';
 import type { Producer } from './producer.js';
+import { watchRedisOutage } from './redis-outage.js';
 import { waitForJob } from './wait-for-job.js';
+
+/** How long Redis may be unreachable while we wait before the command gives up (default). */
+export const WAIT_REDIS_OUTAGE_MS = 10_000;
 
 export async function waitAndReport(
   producer: Producer,
   jobId: string,
   io: CliIo,
   describe?: (value: unknown) => string | undefined,
+  redisOutageMs: number = WAIT_REDIS_OUTAGE_MS,
 ): Promise<number> {
   const events = await producer.events();
   let lastPhase = '';
-  const outcome = await waitForJob(producer.queue, events, jobId, (p) => {
-    if (io.stderr.isTTY) io.stderr.write(`\r\x1b[K${progressText(p)}`);
-    else if (p.phase !== lastPhase) io.stderr.write(`${progressText(p)}\n`);
-    lastPhase = p.phase;
-  });
-  if (io.stderr.isTTY && lastPhase !== '') io.stderr.write('\r\x1b[K');
+  // Without this, a Redis that goes away while we wait leaves the command waiting forever.
+  const outage = watchRedisOutage(
+    [producer.connection],
+    redisOutageMs,
+    producer.config.redisUrl,
+    `waiting for job ${jobId} (it goes on when Redis is back: shift-export status ${jobId})`,
+  );
+  let outcome: Awaited<ReturnType<typeof waitForJob>>;
+  try {
+    outcome = await Promise.race([
+      waitForJob(producer.queue, events, jobId, (p) => {
+        if (io.stderr.isTTY) io.stderr.write(`\r\x1b[K${progressText(p)}`);
+        else if (p.phase !== lastPhase) io.stderr.write(`${progressText(p)}\n`);
+        lastPhase = p.phase;
+      }),
+      outage.lost,
+    ]);
+  } finally {
+    outage.dispose();
+    if (io.stderr.isTTY && lastPhase !== '') io.stderr.write('\r\x1b[K');
+  }
   if (outcome.state === 'failed') {
     io.stderr.write(`job ${jobId} failed: ${outcome.reason}\n`);
     return 1;

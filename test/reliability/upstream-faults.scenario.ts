@@ -1,0 +1,122 @@
+// Upstream faults during a report (issue 7): `shift-export run` as a child process against the
+// sandbox with one fault each. A transient fault must end in a complete export (every expected row
+// in shifts.csv or rejected.csv, none twice); a permanent one in a one-line error and nothing
+// written. Expected rows come from the sandbox's generator, filtered to the period in process.
+
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { FaultPlan, RunningSandbox } from '../../src/sandbox/index.js';
+import { failedOutcome, publishedOutcome, runCliExport } from './support/cli-export.js';
+import { expectedIds } from './support/expected-rows.js';
+import { scenario } from './support/scenario.js';
+import { REPORT_ROWS, sourceShape, startScenarioSandbox } from './support/scenario-sandbox.js';
+
+const GROUP = 'upstream';
+const FROM = '2024-03-26';
+const TO = '2024-03-30';
+const SHAPE = sourceShape(REPORT_ROWS);
+const MB = 1024 * 1024;
+
+let sandbox: RunningSandbox;
+let expected: Set<number>;
+
+beforeAll(async () => {
+  sandbox = await startScenarioSandbox(SHAPE);
+  expected = expectedIds(SHAPE, FROM, TO);
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+function complete(name: string, faults: FaultPlan, env: Record<string, string> = {}): Promise<void> {
+  return scenario(GROUP, name, async () => {
+    sandbox.clearFaults();
+    sandbox.setFaults(faults);
+    const result = await runCliExport(`upstream-${name}`, { baseUrl: sandbox.url, from: FROM, to: TO, env });
+    return publishedOutcome(result, FROM, TO, expected);
+  });
+}
+
+function fails(
+  name: string,
+  faults: FaultPlan,
+  codes: readonly string[],
+  why: string,
+  env: Record<string, string> = {},
+): Promise<void> {
+  return scenario(GROUP, name, async () => {
+    sandbox.clearFaults();
+    sandbox.setFaults(faults);
+    const result = await runCliExport(`upstream-${name}`, { baseUrl: sandbox.url, from: FROM, to: TO, env });
+    return failedOutcome(result, codes, expected.size, why);
+  });
+}
+
+describe('upstream faults during a report', () => {
+  it('exports every row without faults (baseline)', () => complete('no fault (baseline)', {}));
+  it('rides out a burst of 503s', () =>
+    complete('burst of 3 × 503', { '*': { failNext: 3, errorStatus: 503 } }));
+  it('rides out a burst of 500s on the report', () =>
+    complete('burst of 4 × 500 on the report', { wfm_timers: { failNext: 4, errorStatus: 500 } }));
+  it('waits out 429 with Retry-After', () =>
+    complete('2 × 429 Retry-After: 1', { wfm_timers: { rateLimitNext: 2, retryAfter: '1' } }));
+  it('restarts the read after a connection reset mid-body', () =>
+    complete('connection reset mid-body', { wfm_timers: { resetAfterBytes: 5 * MB } }));
+  it('restarts the read after a truncated JSON body', () =>
+    complete('truncated JSON body', { wfm_timers: { truncateAfterBytes: 5 * MB } }));
+  it('times out a stalled body and reads again', () =>
+    complete(
+      'body stalls past the timeout',
+      { wfm_timers: { stallAfterBytes: 5 * MB } },
+      { WFM_BODY_TIMEOUT_MS: '1500' },
+    ));
+  it('notices a row cap that silently truncates the report and reads on past it', () =>
+    complete('row cap truncates (10,000), one request', { '*': { rowCap: 10_000 } }));
+  it('pages through a row cap with keyset paging', () =>
+    complete(
+      'row cap 10,000 with keyset paging',
+      { '*': { rowCap: 10_000 } },
+      { WFM_PAGING: 'keyset', WFM_PAGE_SIZE: '25000' },
+    ));
+  it('stops on 401 without retrying', () =>
+    fails('401 Unauthorized', { '*': { failNext: 50, errorStatus: 401 } }, ['WFM_AUTH'], 'permanent'));
+  it('stops on 403 without retrying', () =>
+    fails('403 Forbidden', { '*': { failNext: 50, errorStatus: 403 } }, ['WFM_AUTH'], 'permanent'));
+  it('rejects 1% invalid rows into rejected.csv', () =>
+    complete('invalid rows 1%', { wfm_timers: { invalidRowRate: 0.01 } }));
+  it('rejects 50% invalid rows into rejected.csv', () =>
+    complete('invalid rows 50%', { wfm_timers: { invalidRowRate: 0.5 } }));
+  it('exports each duplicated row once', () =>
+    complete('duplicated rows 2%', { wfm_timers: { duplicateRowRate: 0.02 } }));
+  it('rejects a report of only invalid rows', () =>
+    complete('only invalid rows', { wfm_timers: { invalidRowRate: 1 } }));
+  it('publishes an empty report as an empty export', () =>
+    scenario(GROUP, 'empty report', async () => {
+      sandbox.clearFaults();
+      const result = await runCliExport('upstream-empty', {
+        baseUrl: sandbox.url,
+        from: '2024-01-10',
+        to: '2024-01-12',
+      });
+      return publishedOutcome(result, '2024-01-10', '2024-01-12', new Set(), 'published, 0 rows');
+    }));
+  it('carries a 1 MB comment through', () =>
+    scenario(GROUP, '1 MB comment on every 2,000th row', async () => {
+      const shape = sourceShape(20_000, { longComment: { every: 2000, bytes: MB } });
+      const long = await startScenarioSandbox(shape);
+      try {
+        const result = await runCliExport('upstream-long-comment', { baseUrl: long.url, from: FROM, to: TO });
+        return await publishedOutcome(result, FROM, TO, expectedIds(shape, FROM, TO));
+      } finally {
+        await long.close();
+      }
+    }));
+  it('fails transiently when the division list fails while the report works', () =>
+    fails(
+      'division list fails, report works',
+      { divisions: { failNext: 50, errorStatus: 503 } },
+      ['WFM_HTTP_STATUS'],
+      'transient: retried later',
+      { WFM_RETRY_ATTEMPTS: '2' },
+    ));
+});

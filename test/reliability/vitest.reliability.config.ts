@@ -1,0 +1,25 @@
+// `npm run test:reliability`: the fault-injection suite (issue 7). Scenario files are
+// `*.scenario.ts` so that `npm test` (which runs `*.test.ts`) does not pick up the long ones. Each
+// scenario records one table row; the global teardown prints the table.
+
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+const resultsFile = join(tmpdir(), `shift-export-reliability-${process.pid}.jsonl`);
+process.env['RELIABILITY_RESULTS'] = resultsFile;
+
+export default defineConfig({
+  test: {
+    include: ['test/reliability/**/*.scenario.ts'],
+    globalSetup: ['test/reliability/support/global-setup.ts'],
+    env: { RELIABILITY_RESULTS: resultsFile },
+    pool: 'forks',
+    // Scenarios share two cores with the servers they start: one file at a time keeps timings honest.
+    maxWorkers: 1,
+    fileParallelism: false,
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+    restoreMocks: true,
+  },
+});
