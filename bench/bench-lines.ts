@@ -1,0 +1,128 @@
+// The lines the bench prints: which measurement each runs, how its rate is read (whole process
+// or the stage timed in-process) and the target it is held against (issue 6).
+
+import type { MeasureKind } from './measure-kinds.js';
+import type { MeasureResult } from './measure.js';
+
+export interface BenchLine {
+  readonly name: string;
+  readonly kind: MeasureKind;
+  readonly what: string;
+  /** Rows/s wanted; undefined: none. */
+  readonly targetRowsPerSecond?: number;
+  /** Peak RSS allowed, MB. */
+  readonly rssLimitMb: number;
+  /** Rate from the in-process stage time rather than the process's wall time. */
+  readonly byStageTime: boolean;
+}
+
+export const EXPORT_RSS_LIMIT_MB = 250;
+export const CLIENT_RSS_LIMIT_MB = 150;
+
+const LINES: Record<string, BenchLine> = {
+  ceiling: {
+    name: 'ceiling',
+    kind: 'ceiling',
+    what: 'download, discarded unparsed',
+    rssLimitMb: CLIENT_RSS_LIMIT_MB,
+    byStageTime: false,
+  },
+  ingest: {
+    name: 'ingest',
+    kind: 'ingest',
+    what: 'download + parse into row objects',
+    targetRowsPerSecond: 200_000,
+    rssLimitMb: CLIENT_RSS_LIMIT_MB,
+    byStageTime: false,
+  },
+  stages: {
+    name: 'stages',
+    kind: 'stages',
+    what: 'validate..aggregate, timed in-process',
+    targetRowsPerSecond: 500_000,
+    rssLimitMb: EXPORT_RSS_LIMIT_MB,
+    byStageTime: true,
+  },
+  csv: {
+    name: 'csv e2e',
+    kind: 'csv',
+    what: '`run --format csv`',
+    targetRowsPerSecond: 100_000,
+    rssLimitMb: EXPORT_RSS_LIMIT_MB,
+    byStageTime: false,
+  },
+  xlsx: {
+    name: 'xlsx e2e',
+    kind: 'xlsx',
+    what: '`run --format xlsx`',
+    rssLimitMb: EXPORT_RSS_LIMIT_MB,
+    byStageTime: false,
+  },
+  'csv,xlsx': {
+    name: 'csv+xlsx e2e',
+    kind: 'csv,xlsx',
+    what: '`run --format csv,xlsx`',
+    targetRowsPerSecond: 40_000,
+    rssLimitMb: EXPORT_RSS_LIMIT_MB,
+    byStageTime: false,
+  },
+  'sheet-prototype': {
+    name: 'sheet xml+zlib',
+    kind: 'sheet-prototype',
+    what: 'prototype: Shifts sheet XML deflated at level 1, no exceljs',
+    rssLimitMb: EXPORT_RSS_LIMIT_MB,
+    byStageTime: true,
+  },
+  'xlsx-render-thread': {
+    name: 'xlsx stage (thread)',
+    kind: 'xlsx-render-thread',
+    what: 'the same, rendered in the workbook thread (threaded-workbook.ts)',
+    rssLimitMb: EXPORT_RSS_LIMIT_MB,
+    byStageTime: true,
+  },
+  'xlsx-render': {
+    name: 'xlsx stage',
+    kind: 'xlsx-render',
+    what: 'workbook rendering alone, timed in-process',
+    rssLimitMb: EXPORT_RSS_LIMIT_MB,
+    byStageTime: true,
+  },
+};
+
+function line(kind: string): BenchLine {
+  const found = LINES[kind];
+  if (found === undefined) throw new Error(`no bench line ${kind}`);
+  return found;
+}
+
+/** The lines of a default run for the given e2e formats ('csv', 'xlsx' or 'csv,xlsx'; undefined: csv and csv,xlsx). */
+export function headlineLines(formats: string | undefined): BenchLine[] {
+  const e2e = formats === undefined ? ['csv', 'csv,xlsx'] : [formats];
+  const wantsXlsx = e2e.some((f) => f.includes('xlsx'));
+  return [
+    line('ceiling'),
+    line('ingest'),
+    line('stages'),
+    ...e2e.map(line),
+    ...(wantsXlsx ? [line('xlsx-render'), line('xlsx-render-thread'), line('sheet-prototype')] : []),
+  ];
+}
+
+export function clientLines(): BenchLine[] {
+  return [line('ceiling'), line('ingest')];
+}
+
+export function e2eLine(formats: string | undefined): BenchLine {
+  return line(formats ?? 'csv,xlsx');
+}
+
+export function rowsPerSecond(bench: BenchLine, result: MeasureResult): number {
+  const ms = bench.byStageTime && result.stageMs !== undefined ? result.stageMs : result.wallMs;
+  return result.rows / (ms / 1000);
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}

@@ -1,0 +1,218 @@
+// What one measured child process does, per kind of measurement. Each returns the rows it handled
+// and, for in-process stage timings, the time spent inside the stage; the child wraps it with wall
+// time, CPU time and peak RSS (see measure.ts).
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { performance } from 'node:perf_hooks';
+import { loadWfmConfig, requireUpstream } from '../src/config.js';
+import { upstreamWindow, type Period } from '../src/domain/period.js';
+import type { ShiftRecord } from '../src/domain/shift-record.js';
+import { silentLogger } from '../src/logger.js';
+import { divisionDirectory } from '../src/pipeline/enrich.js';
+import { ShiftPipeline } from '../src/pipeline/shift-pipeline.js';
+import { WfmClient } from '../src/wfm/wfm-client.js';
+
+export const MEASURE_KINDS = [
+  'ceiling',
+  'ingest',
+  'stages',
+  'csv',
+  'xlsx',
+  'csv,xlsx',
+  'xlsx-render',
+  'xlsx-render-thread',
+  'sheet-prototype',
+] as const;
+export type MeasureKind = (typeof MEASURE_KINDS)[number];
+
+export interface MeasureInput {
+  readonly kind: MeasureKind;
+  readonly url: string;
+  readonly token: string;
+  readonly period: Period;
+  /** Rows to render for xlsx-render (the others read the whole report). */
+  readonly rows: number;
+  /** --dest: a local temp folder or an s3:// URL; the S3 variables come with the environment. */
+  readonly dest: string;
+}
+
+export interface MeasureOutcome {
+  readonly rows: number;
+  readonly bytes?: number;
+  /** Milliseconds inside the measured stage, when the stage is timed in-process. */
+  readonly stageMs?: number;
+}
+
+function clientFor(input: MeasureInput): WfmClient {
+  const config = requireUpstream(loadWfmConfig({ WFM_BASE_URL: input.url, WFM_TOKEN: input.token }));
+  return new WfmClient(config, { logger: silentLogger });
+}
+
+export async function measure(input: MeasureInput): Promise<MeasureOutcome> {
+  switch (input.kind) {
+    case 'ceiling':
+      return ceiling(input);
+    case 'ingest':
+      return ingest(input);
+    case 'stages':
+      return stages(input);
+    case 'xlsx-render':
+      return xlsxRender(input, 'this-thread');
+    case 'xlsx-render-thread':
+      return xlsxRender(input, 'thread');
+    case 'sheet-prototype':
+      return sheetPrototype(input);
+    default:
+      return exportEndToEnd(input, input.kind);
+  }
+}
+
+async function ceiling(input: MeasureInput): Promise<MeasureOutcome> {
+  const client = clientFor(input);
+  try {
+    const { bytes } = await client.drainReport({ window: upstreamWindow(input.period) });
+    return { rows: input.rows, bytes };
+  } finally {
+    await client.close();
+  }
+}
+
+async function ingest(input: MeasureInput): Promise<MeasureOutcome> {
+  const client = clientFor(input);
+  let rows = 0;
+  try {
+    for await (const batch of client.readShifts({ window: upstreamWindow(input.period) }))
+      rows += batch.length;
+    return { rows };
+  } finally {
+    await client.close();
+  }
+}
+
+/** Ingest plus the pipeline, the pipeline's own time measured around each batch. */
+async function stages(input: MeasureInput): Promise<MeasureOutcome> {
+  const client = clientFor(input);
+  try {
+    const divisions = await client.listDivisions({ fields: ['dirs'] });
+    const pipeline = new ShiftPipeline({ period: input.period, divisions: divisionDirectory(divisions) });
+    let exported = 0;
+    const sink = { shift: () => void exported++, rejected: () => undefined };
+    let stageMs = 0;
+    for await (const batch of client.readShifts({ window: upstreamWindow(input.period) })) {
+      const t0 = performance.now();
+      pipeline.processBatch(batch, sink);
+      stageMs += performance.now() - t0;
+    }
+    const t0 = performance.now();
+    pipeline.finish();
+    stageMs += performance.now() - t0;
+    return { rows: pipeline.counts.fetched, stageMs };
+  } finally {
+    await client.close();
+  }
+}
+
+/** The `run` command itself, in this process, into a temp folder (or the given S3 URL). */
+async function exportEndToEnd(input: MeasureInput, format: string): Promise<MeasureOutcome> {
+  const local = !input.dest.startsWith('s3://');
+  const dir = local ? mkdtempSync(join(input.dest || tmpdir(), 'bench-export-')) : input.dest;
+  let out = '';
+  let err = '';
+  const io = {
+    stdout: collect((s) => (out += s)),
+    stderr: collect((s) => (err += s)),
+    env: { ...process.env, WFM_BASE_URL: input.url, WFM_TOKEN: input.token, LOG_LEVEL: 'warn' },
+  };
+  try {
+    // Loaded here so that the client-only lines carry none of the CLI's modules in their RSS.
+    const { main } = await import('../src/cli/main.js');
+    const code = await main(
+      ['run', '--from', input.period.from, '--to', input.period.to, '--dest', dir, '--format', format],
+      io,
+    );
+    if (code !== 0) throw new Error(`run exited ${code}: ${err || out}`);
+    const fetched = /fetched ([\d,]+)/.exec(out)?.[1];
+    return { rows: fetched === undefined ? input.rows : Number(fetched.replaceAll(',', '')) };
+  } finally {
+    if (local) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function collect(onText: (text: string) => void): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      onText(chunk.toString('utf8'));
+      callback();
+    },
+  });
+}
+
+/**
+ * The workbook renderer alone: up to 50,000 real records are read first, then `rows` of them
+ * (cycled) are rendered into a discarding sink, in this thread or the workbook thread; only the
+ * rendering is timed.
+ */
+async function xlsxRender(input: MeasureInput, renderIn: 'thread' | 'this-thread'): Promise<MeasureOutcome> {
+  const records = await sampleRecords(input, Math.min(input.rows, 50_000));
+  if (records.length === 0) throw new Error('xlsx-render: the report gave no records');
+  let bytes = 0;
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      bytes += chunk.length;
+      callback();
+    },
+  });
+  const { openWorkbook } = await import('../src/export/workbook-output.js');
+  const t0 = performance.now();
+  const workbook = openWorkbook(
+    sink,
+    { createdAt: new Date(0), creator: 'bench', matchRateThreshold: 0.8 },
+    { renderIn },
+  );
+  for (let i = 0; i < input.rows; i++) {
+    const wait = workbook.addShift(records[i % records.length] as ShiftRecord);
+    if (wait) await wait;
+  }
+  const pipeline = new ShiftPipeline({ period: input.period, divisions: divisionDirectory([]) });
+  await workbook.finish(pipeline.finish(), {
+    period: input.period,
+    generatedAt: new Date(0),
+    sourceBaseUrl: input.url,
+    counts: pipeline.counts,
+    exportId: 'bench',
+    toolVersion: 'bench',
+  });
+  return { rows: input.rows, bytes, stageMs: performance.now() - t0 };
+}
+
+async function sampleRecords(input: MeasureInput, wanted: number): Promise<ShiftRecord[]> {
+  const client = clientFor(input);
+  const records: ShiftRecord[] = [];
+  try {
+    const divisions = await client.listDivisions({ fields: ['dirs'] });
+    const pipeline = new ShiftPipeline({ period: input.period, divisions: divisionDirectory(divisions) });
+    const sink = {
+      shift: (r: ShiftRecord) => void (records.length < wanted && records.push(r)),
+      rejected: () => undefined,
+    };
+    for await (const batch of client.readShifts({ window: upstreamWindow(input.period) })) {
+      pipeline.processBatch(batch, sink);
+      if (records.length >= wanted) break;
+    }
+    return records;
+  } finally {
+    await client.close();
+  }
+}
+
+/** The prototype sheet writer (sheet-xml-prototype.ts) on the same records, timed alike. */
+async function sheetPrototype(input: MeasureInput): Promise<MeasureOutcome> {
+  const records = await sampleRecords(input, Math.min(input.rows, 50_000));
+  const { renderSheetPrototype } = await import('./sheet-xml-prototype.js');
+  const t0 = performance.now();
+  const bytes = await renderSheetPrototype(records, input.rows);
+  return { rows: input.rows, bytes, stageMs: performance.now() - t0 };
+}

@@ -1,0 +1,83 @@
+// The bench's tables, as text: one line per measurement next to its target and the ceiling, and
+// the scale table (time per row, peak RSS per size).
+
+import type { BenchLine } from './bench-lines.js';
+import type { MeasureResult } from './measure.js';
+
+export interface LineSummary {
+  readonly line: BenchLine;
+  readonly rows: number;
+  /** Medians over the runs, except peakRssMb: the largest. */
+  readonly rowsPerSecond: number;
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly peakRssMb: number;
+  readonly runs: readonly MeasureResult[];
+}
+
+export interface ScaleSummary {
+  readonly size: number;
+  readonly summary: LineSummary;
+}
+
+const int = (n: number): string => Math.round(n).toLocaleString('en-US');
+const secs = (ms: number): string => (ms / 1000).toFixed(2);
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const fmt = (cells: readonly string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  return [fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt)].join('\n');
+}
+
+export function formatLineTable(summaries: readonly LineSummary[]): string {
+  const ceiling = summaries.find((s) => s.line.kind === 'ceiling')?.rowsPerSecond;
+  const rows = summaries.map((s) => [
+    s.line.name,
+    int(s.rows),
+    int(s.rowsPerSecond),
+    secs(s.wallMs),
+    secs(s.cpuMs),
+    ((s.cpuMs * 1000) / Math.max(1, s.rows)).toFixed(1),
+    s.peakRssMb.toFixed(0),
+    ceiling === undefined ? '' : `${((s.rowsPerSecond / ceiling) * 100).toFixed(0)}%`,
+    s.line.targetRowsPerSecond === undefined ? '' : `≥ ${int(s.line.targetRowsPerSecond)}`,
+    verdict(s),
+  ]);
+  return table(
+    [
+      'line',
+      'rows',
+      'rows/s',
+      'wall s',
+      'CPU s',
+      'CPU µs/row',
+      'peak RSS MB',
+      'of ceiling',
+      'target rows/s',
+      '',
+    ],
+    rows,
+  );
+}
+
+function verdict(s: LineSummary): string {
+  const slow = s.line.targetRowsPerSecond !== undefined && s.rowsPerSecond < s.line.targetRowsPerSecond;
+  const fat = s.peakRssMb > s.line.rssLimitMb;
+  if (!slow && !fat) return 'ok';
+  return [slow ? 'short' : '', fat ? `RSS > ${s.line.rssLimitMb}` : ''].filter(Boolean).join(', ');
+}
+
+export function formatScaleTable(scale: readonly ScaleSummary[]): string {
+  const rows = scale.map(({ size, summary: s }) => [
+    int(size),
+    int(s.rowsPerSecond),
+    ((s.wallMs * 1000) / Math.max(1, s.rows)).toFixed(2),
+    secs(s.wallMs),
+    secs(s.cpuMs),
+    s.peakRssMb.toFixed(0),
+    s.peakRssMb > s.line.rssLimitMb ? `RSS > ${s.line.rssLimitMb}` : 'ok',
+  ]);
+  const name = scale[0]?.summary.line.name ?? '';
+  return `${name}\n${table(['rows', 'rows/s', 'µs/row', 'wall s', 'CPU s', 'peak RSS MB', ''], rows)}`;
+}

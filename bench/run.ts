@@ -1,0 +1,194 @@
+// `npm run bench`: the export measured against the sandbox, every run in its own process.
+//
+//   --rows N          report rows (default 1,000,000)
+//   --formats F       e2e line(s): csv, xlsx or csv,xlsx (default: csv and csv,xlsx)
+//   --dest local|s3   where e2e exports go (s3: an in-memory fauxqs in another process)
+//   --runs N          runs per line, medians printed (default 3; 1 with --scale)
+//   --scale           e2e at 100k, 300k, 1M and 3M rows: time per row and peak RSS
+//   --sizes A,B,..    the sizes of --scale instead (e.g. 100000,300000)
+//   --client          the client alone (ceiling, ingest): rows/s and peak RSS, RSS < 150 MB
+//   --no-record       print only: no bench/results/*.json, no README history row (CI smoke)
+//
+// The sandbox runs in a child process; each measured run in another (measure.ts), so its CPU time
+// and peak RSS are its own.
+
+import { execFileSync } from 'node:child_process';
+import { cpus, freemem, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { formatDay, parseDay } from '../src/domain/civil-time.js';
+import type { Period } from '../src/domain/period.js';
+import { clientLines, e2eLine, headlineLines, median, rowsPerSecond, type BenchLine } from './bench-lines.js';
+import { startChildServer, type ChildServer } from './child-server.js';
+import type { MeasureInput } from './measure-kinds.js';
+import type { MeasureResult } from './measure.js';
+import { formatLineTable, formatScaleTable, type LineSummary, type ScaleSummary } from './report.js';
+import { recordResults } from './results.js';
+
+const BIN = fileURLToPath(new URL('../../bin/shift-export.js', import.meta.url));
+const MEASURE = fileURLToPath(new URL('./measure.js', import.meta.url));
+const S3_SERVER = fileURLToPath(new URL('./s3-server.js', import.meta.url));
+const TOKEN = 'sandbox-admin';
+const END_DATE = '2024-03-31';
+const DAYS = 28;
+const SCALE_ROWS = [100_000, 300_000, 1_000_000, 3_000_000];
+
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    formats: { type: 'string' },
+    dest: { type: 'string', default: 'local' },
+    runs: { type: 'string', default: '3' },
+    scale: { type: 'boolean', default: false },
+    client: { type: 'boolean', default: false },
+    sizes: { type: 'string' },
+    'no-record': { type: 'boolean', default: false },
+  },
+});
+const rows = wholeNumber(values.rows, '--rows');
+const runs = wholeNumber(values.runs, '--runs');
+if (values.dest !== 'local' && values.dest !== 's3')
+  throw new Error(`--dest must be local or s3, not ${values.dest}`);
+const lastDay = parseDay(END_DATE) ?? 0;
+const period: Period = { from: formatDay(lastDay - DAYS + 1), to: END_DATE };
+
+function wholeNumber(text: string, flag: string): number {
+  if (!/^[1-9]\d*$/.test(text)) throw new Error(`${flag} must be a positive whole number, not ${text}`);
+  return Number(text);
+}
+
+function measureOnce(input: MeasureInput, env: NodeJS.ProcessEnv): MeasureResult {
+  const out = execFileSync(process.execPath, [MEASURE, JSON.stringify(input)], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 1 << 20,
+  });
+  const last = out.trim().split('\n').pop() ?? '';
+  return JSON.parse(last) as MeasureResult;
+}
+
+async function withServers<T>(
+  reportRows: number,
+  use: (sandbox: string, s3: { dest: string; env: NodeJS.ProcessEnv }) => T,
+): Promise<T> {
+  const sandbox = await startChildServer([
+    BIN,
+    'sandbox',
+    '--port',
+    '0',
+    '--rows',
+    String(reportRows),
+    '--end-date',
+    END_DATE,
+    '--days',
+    String(DAYS),
+  ]);
+  let s3: ChildServer | undefined;
+  try {
+    let target = { dest: '', env: {} as NodeJS.ProcessEnv };
+    if (values.dest === 's3') {
+      s3 = await startChildServer([S3_SERVER]);
+      target = {
+        dest: 's3://bench/exports',
+        env: {
+          S3_ENDPOINT: s3.url,
+          S3_FORCE_PATH_STYLE: 'true',
+          AWS_ACCESS_KEY_ID: 'bench',
+          AWS_SECRET_ACCESS_KEY: 'bench',
+          AWS_REGION: 'us-east-1',
+        },
+      };
+    }
+    return use(sandbox.url, target);
+  } finally {
+    await s3?.stop();
+    await sandbox.stop();
+  }
+}
+
+function summarise(line: BenchLine, results: MeasureResult[]): LineSummary {
+  return {
+    line,
+    rows: results[0]?.rows ?? 0,
+    rowsPerSecond: median(results.map((r) => rowsPerSecond(line, r))),
+    wallMs: median(results.map((r) => r.wallMs)),
+    cpuMs: median(results.map((r) => r.cpuMs)),
+    peakRssMb: Math.max(...results.map((r) => r.peakRssMb)),
+    runs: results,
+  };
+}
+
+function measureLines(
+  lines: readonly BenchLine[],
+  reportRows: number,
+  timesEach: number,
+): Promise<LineSummary[]> {
+  return withServers(reportRows, (url, target) =>
+    lines.map((line) => {
+      const results: MeasureResult[] = [];
+      for (let i = 0; i < timesEach; i++) {
+        const input: MeasureInput = {
+          kind: line.kind,
+          url,
+          token: TOKEN,
+          period,
+          rows: reportRows,
+          dest: target.dest,
+        };
+        results.push(measureOnce(input, target.env));
+        process.stderr.write(`  ${line.name} run ${i + 1}/${timesEach} done\n`);
+      }
+      return summarise(line, results);
+    }),
+  );
+}
+
+function machine(): Record<string, unknown> {
+  const list = cpus();
+  return {
+    cpus: list.length,
+    model: list[0]?.model ?? 'unknown',
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    totalMemMb: Math.round(totalmem() / 2 ** 20),
+    freeMemMbAtStart: Math.round(freemem() / 2 ** 20),
+  };
+}
+
+const startedAt = new Date();
+const facts = machine();
+process.stderr.write(`bench: ${JSON.stringify(facts)}\n`);
+if (values.scale) {
+  const scale: ScaleSummary[] = [];
+  const line = e2eLine(values.formats);
+  const sizes =
+    values.sizes === undefined
+      ? SCALE_ROWS
+      : values.sizes.split(',').map((s) => wholeNumber(s.trim(), '--sizes'));
+  for (const size of sizes) {
+    process.stderr.write(`bench: ${line.name} at ${size} rows\n`);
+    const [summary] = await measureLines([line], size, process.argv.includes('--runs') ? runs : 1);
+    if (summary) scale.push({ size, summary });
+  }
+  process.stdout.write(`${formatScaleTable(scale)}\n`);
+  if (!values['no-record'])
+    recordResults({ startedAt, machine: facts, mode: 'scale', options: values, scale });
+} else {
+  const lines = values.client ? clientLines() : headlineLines(values.formats);
+  process.stderr.write(
+    `bench: ${rows} rows, ${runs} run(s) per line, period ${period.from}..${period.to}, dest ${values.dest}\n`,
+  );
+  const summaries = await measureLines(lines, rows, runs);
+  process.stdout.write(`${formatLineTable(summaries)}\n`);
+  // Targets missed are reported in the table, not as a failure: the bench measures, CI only
+  // checks that it runs (a loaded machine would make a timed gate flaky).
+  if (!values['no-record'])
+    recordResults({
+      startedAt,
+      machine: facts,
+      mode: values.client ? 'client' : 'lines',
+      options: values,
+      lines: summaries,
+    });
+}
