@@ -16,9 +16,9 @@ import {
   USER_SUMMARY_COLUMNS,
 } from '../domain/summary-columns.js';
 import { ShiftExportError } from '../errors.js';
+import { TOOL_NAME } from '../version.js';
 
 export const MANIFEST_FILE_NAME = 'manifest.json';
-export const TOOL_NAME = 'shift-export';
 
 /** manifest.json is missing a member, has one too many, or is not JSON at all. */
 export class ManifestError extends ShiftExportError {
