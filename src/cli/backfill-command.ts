@@ -1,11 +1,11 @@
 // `shift-export backfill`: queue one export per day of a range under a BullMQ flow whose parent
 // writes an index of the days' manifests. The queue library is loaded when the command runs.
 
-import { loadExportConfig, loadQueueConfig } from '../config.js';
 import { commandLogger } from '../queue/command-logger.js';
-import { exportRequest, MAX_BACKFILL_DAYS } from '../queue/export-request.js';
-import { loadQueueTuning } from '../config.js';
-import { parseFlags, UsageError, writeLine, type Command } from './command.js';
+import { MAX_BACKFILL_DAYS } from '../queue/export-request.js';
+import { loadQueueConfig, loadQueueTuning } from '../config.js';
+import { writeLine, type Command } from './command.js';
+import { parseExportRequestFlags } from './export-request-flags.js';
 
 interface IndexShape {
   readonly index_location?: unknown;
@@ -50,23 +50,9 @@ Examples:
   npx shift-export backfill --from 2026-11-01 --to 2026-11-07 --format csv --dest s3://reports/shifts --wait
 `,
   async run(argv, io) {
-    const { values } = parseFlags('backfill', argv, {
-      from: { type: 'string' },
-      to: { type: 'string' },
-      format: { type: 'string' },
-      dest: { type: 'string' },
-      force: { type: 'boolean' },
-      wait: { type: 'boolean' },
+    const { data, force, wait } = parseExportRequestFlags('backfill', argv, io, {
+      maxDays: MAX_BACKFILL_DAYS,
     });
-    if (values.from === undefined) throw new UsageError('backfill: --from is required (YYYY-MM-DD)');
-    if (values.to === undefined) throw new UsageError('backfill: --to is required (YYYY-MM-DD)');
-    const data = exportRequest(
-      { from: values.from, to: values.to, formats: values.format, dest: values.dest },
-      loadExportConfig(io.env),
-      {
-        maxDays: MAX_BACKFILL_DAYS,
-      },
-    );
     const queueConfig = loadQueueConfig(io.env);
     const tuning = loadQueueTuning(io.env);
     const [{ openProducer }, { enqueueBackfill }, { waitAndReport }] = await Promise.all([
@@ -82,7 +68,7 @@ Examples:
     });
     try {
       const outcome = await enqueueBackfill(producer.queue, producer.flows(), data, queueConfig, {
-        force: values.force === true,
+        force: force,
       });
       writeLine(io.stdout, outcome.jobId);
       writeLine(
@@ -91,7 +77,7 @@ Examples:
           ? `queued ${outcome.days.length} days`
           : `already ${outcome.state}: returned the existing backfill${outcome.state === 'completed' ? ' (use --force to run it again)' : ''}`,
       );
-      if (values.wait !== true) return 0;
+      if (!wait) return 0;
       return await waitAndReport(producer, outcome.jobId, io, describeIndex, tuning.redisConnectTimeoutMs);
     } finally {
       await producer.close();

@@ -1,11 +1,10 @@
 // `shift-export enqueue`: put one export on the queue for a worker; print its job id. The queue
 // library is loaded when the command runs, so `--help` and the other commands start fast.
 
-import { loadExportConfig, loadQueueConfig } from '../config.js';
 import { commandLogger } from '../queue/command-logger.js';
-import { exportRequest } from '../queue/export-request.js';
-import { loadQueueTuning } from '../config.js';
-import { parseFlags, UsageError, writeLine, type Command } from './command.js';
+import { loadQueueConfig, loadQueueTuning } from '../config.js';
+import { writeLine, type Command } from './command.js';
+import { parseExportRequestFlags } from './export-request-flags.js';
 
 export const enqueueCommand: Command = {
   name: 'enqueue',
@@ -38,20 +37,7 @@ Examples:
   JOB=$(npx shift-export enqueue --from 2026-11-20 --to 2026-11-20 --force) && npx shift-export status "$JOB"
 `,
   async run(argv, io) {
-    const { values } = parseFlags('enqueue', argv, {
-      from: { type: 'string' },
-      to: { type: 'string' },
-      format: { type: 'string' },
-      dest: { type: 'string' },
-      force: { type: 'boolean' },
-      wait: { type: 'boolean' },
-    });
-    if (values.from === undefined) throw new UsageError('enqueue: --from is required (YYYY-MM-DD)');
-    if (values.to === undefined) throw new UsageError('enqueue: --to is required (YYYY-MM-DD)');
-    const data = exportRequest(
-      { from: values.from, to: values.to, formats: values.format, dest: values.dest },
-      loadExportConfig(io.env),
-    );
+    const { data, force, wait } = parseExportRequestFlags('enqueue', argv, io);
     const config = loadQueueConfig(io.env);
     const tuning = loadQueueTuning(io.env);
     const [{ openProducer }, { enqueueExport }, { waitAndReport }] = await Promise.all([
@@ -66,14 +52,14 @@ Examples:
       oneShot: true,
     });
     try {
-      const outcome = await enqueueExport(producer.queue, data, { force: values.force === true });
+      const outcome = await enqueueExport(producer.queue, data, { force: force });
       writeLine(io.stdout, outcome.jobId);
       if (!outcome.created)
         writeLine(
           io.stderr,
           `already ${outcome.state}: returned the existing job${outcome.state === 'completed' ? ' (use --force to export again)' : ''}`,
         );
-      if (values.wait !== true) return 0;
+      if (!wait) return 0;
       return await waitAndReport(producer, outcome.jobId, io, undefined, tuning.redisConnectTimeoutMs);
     } finally {
       await producer.close();

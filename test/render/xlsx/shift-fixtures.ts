@@ -1,12 +1,12 @@
 // Hand-built ShiftRecords, RejectedRows and summaries for the workbook tests: a plain shift plus
-// the overrides a test cares about, with the derived fields computed the way the pipeline does.
+// the overrides a test cares about, with the derived fields computed by the pipeline's own localise stage.
 
-import { dayOfSeconds } from '../../../src/domain/civil-time.js';
 import type { FinishedShift } from '../../../src/domain/finished-shift.js';
 import { parseLocalDateTimeSeconds } from '../../../src/domain/local-date-time.js';
-import { locationStatusOf, type ShiftRecord } from '../../../src/domain/shift-record.js';
+import type { ShiftRecord } from '../../../src/domain/shift-record.js';
 import type { ExportSummaries, GroupStats } from '../../../src/domain/summary.js';
 import type { WorkbookAbout } from '../../../src/render/xlsx/shifts-workbook-writer.js';
+import { localiseShift } from '../../../src/pipeline/localise.js';
 
 export const BASE_SHIFT: FinishedShift = {
   id: 1001,
@@ -51,18 +51,8 @@ export function shiftRecord(
   extra: Partial<ShiftRecord> = {},
 ): ShiftRecord {
   const shift: FinishedShift = { ...BASE_SHIFT, ...overrides };
-  const startUtc = seconds(shift.start_time);
-  const finishUtc = seconds(shift.finish_time);
-  const startLocal = startUtc + shift.start_time_offset * 60;
   return {
-    shift,
-    startUtc,
-    finishUtc,
-    startLocal,
-    finishLocal: finishUtc + shift.finish_time_offset * 60,
-    businessDay: dayOfSeconds(startLocal),
-    locationStatus: locationStatusOf(shift.start_location_match, shift.finish_location_match),
-    qualityFlags: '',
+    ...localiseShift(shift, seconds(shift.start_time), seconds(shift.finish_time), ''),
     divisionExternalId: 'DIV-N',
     divisionManagers: 'Boris Petrov <petrov>',
     ...extra,

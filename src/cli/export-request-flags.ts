@@ -1,0 +1,38 @@
+// The flags `enqueue` and `backfill` share: --from, --to, --format, --dest, --force, --wait,
+// parsed strictly and checked into job data before anything touches Redis.
+
+import { loadExportConfig } from '../config.js';
+import type { ExportJobData } from '../queue/export-job-data.js';
+import { exportRequest } from '../queue/export-request.js';
+import type { CliIo } from './command.js';
+import { parseFlags, UsageError } from './command.js';
+
+export interface ExportRequestFlags {
+  readonly data: ExportJobData;
+  readonly force: boolean;
+  readonly wait: boolean;
+}
+
+export function parseExportRequestFlags(
+  command: string,
+  argv: readonly string[],
+  io: CliIo,
+  options: { readonly maxDays?: number } = {},
+): ExportRequestFlags {
+  const { values } = parseFlags(command, argv, {
+    from: { type: 'string' },
+    to: { type: 'string' },
+    format: { type: 'string' },
+    dest: { type: 'string' },
+    force: { type: 'boolean' },
+    wait: { type: 'boolean' },
+  });
+  if (values.from === undefined) throw new UsageError(`${command}: --from is required (YYYY-MM-DD)`);
+  if (values.to === undefined) throw new UsageError(`${command}: --to is required (YYYY-MM-DD)`);
+  const data = exportRequest(
+    { from: values.from, to: values.to, formats: values.format, dest: values.dest },
+    loadExportConfig(io.env),
+    options,
+  );
+  return { data, force: values.force === true, wait: values.wait === true };
+}
