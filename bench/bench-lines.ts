@@ -108,6 +108,10 @@ export function headlineLines(formats: string | undefined): BenchLine[] {
   ];
 }
 
+export function linesByKind(kinds: readonly string[]): BenchLine[] {
+  return kinds.map(line);
+}
+
 export function clientLines(): BenchLine[] {
   return [line('ceiling'), line('ingest')];
 }

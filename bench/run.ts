@@ -7,6 +7,8 @@
 //   --scale           e2e at 100k, 300k, 1M and 3M rows: time per row and peak RSS
 //   --sizes A,B,..    the sizes of --scale instead (e.g. 100000,300000)
 //   --client          the client alone (ceiling, ingest): rows/s and peak RSS, RSS < 150 MB
+//   --lines K,K,..    only these lines, by kind (ceiling, ingest, stages, csv, xlsx, csv,xlsx is
+//                     written csv+xlsx here, xlsx-render, xlsx-render-thread, sheet-prototype)
 //   --no-record       print only: no bench/results/*.json, no README history row (CI smoke)
 //
 // The sandbox runs in a child process; each measured run in another (measure.ts), so its CPU time
@@ -18,7 +20,15 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { formatDay, parseDay } from '../src/domain/civil-time.js';
 import type { Period } from '../src/domain/period.js';
-import { clientLines, e2eLine, headlineLines, median, rowsPerSecond, type BenchLine } from './bench-lines.js';
+import {
+  clientLines,
+  e2eLine,
+  headlineLines,
+  linesByKind,
+  median,
+  rowsPerSecond,
+  type BenchLine,
+} from './bench-lines.js';
 import { startChildServer, type ChildServer } from './child-server.js';
 import type { MeasureInput } from './measure-kinds.js';
 import type { MeasureResult } from './measure.js';
@@ -42,6 +52,7 @@ const { values } = parseArgs({
     scale: { type: 'boolean', default: false },
     client: { type: 'boolean', default: false },
     sizes: { type: 'string' },
+    lines: { type: 'string' },
     'no-record': { type: 'boolean', default: false },
   },
 });
@@ -175,7 +186,11 @@ if (values.scale) {
   if (!values['no-record'])
     recordResults({ startedAt, machine: facts, mode: 'scale', options: values, scale });
 } else {
-  const lines = values.client ? clientLines() : headlineLines(values.formats);
+  const lines = values.client
+    ? clientLines()
+    : values.lines !== undefined
+      ? linesByKind(values.lines.split(',').map((kind) => kind.trim().replace('+', ',')))
+      : headlineLines(values.formats);
   process.stderr.write(
     `bench: ${rows} rows, ${runs} run(s) per line, period ${period.from}..${period.to}, dest ${values.dest}\n`,
   );

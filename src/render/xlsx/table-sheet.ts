@@ -1,9 +1,16 @@
 // One table on one worksheet of the streaming workbook: a bold header row, frozen, column widths
 // and per-column cell styles fixed before the first row (exceljs ignores them afterwards), rows
-// committed as soon as they are added, and an autofilter over header and data when it closes.
+// written as soon as they are added, and an autofilter over header and data when it closes.
+//
+// The header row goes through exceljs (it opens the sheet's columns and data); the data rows are
+// rendered by RowXmlRenderer (the same bytes at a fraction of the cost, see row-xml.ts), encoded
+// row by row into a block of BLOCK_BYTES and written into the sheet's stream a block at a time.
+// (Encoding each row is ~5× cheaper than encoding one long concatenation of rows: measured 1.3 vs
+// 6.4 µs a row, as V8 then never flattens a deep string.)
 
 import type { Style, Worksheet } from 'exceljs';
 import type { StreamingWorkbook } from './create-workbook-writer.js';
+import { RowXmlRenderer, type CellStyle, type StyleRegistry } from './row-xml.js';
 import { BOLD_FONT, type XlsxValue } from './xlsx-cells.js';
 
 export interface TableColumn {
@@ -22,6 +29,17 @@ const HEADER_STYLE: Partial<Style> = { font: BOLD_FONT, alignment: { vertical: '
  * first `repeatColumns` (the row's keys) repeated on each of those pages.
  */
 export type PrintLayout = { readonly fitWidth: true } | { readonly repeatColumns: number };
+
+/** Encoded rows gathered before one write into the sheet's stream (a write costs more than a row). */
+export const BLOCK_BYTES = 64 * 1024;
+/** The most UTF-8 bytes one UTF-16 code unit becomes. */
+const MAX_BYTES_PER_UNIT = 3;
+
+/** The parts of exceljs's streaming worksheet its type declarations leave out. */
+interface WorksheetWriterInternals {
+  readonly stream: { write(chunk: Buffer): unknown };
+  readonly workbook: { readonly styles: StyleRegistry };
+}
 
 function columnLetter(index: number): string {
   return String.fromCharCode(64 + index); // tables repeat at most a few leading columns: A..Z
@@ -42,11 +60,20 @@ function pageSetupOf(layout: PrintLayout): Partial<Worksheet['pageSetup']> {
 export class TableSheet {
   private rowCount = 0;
   private filteredRows = 0;
+  private readonly rows: RowXmlRenderer;
+  private block = Buffer.allocUnsafe(BLOCK_BYTES);
+  private blockUsed = 0;
 
   private constructor(
     readonly worksheet: Worksheet,
     readonly columns: readonly TableColumn[],
-  ) {}
+  ) {
+    this.rows = new RowXmlRenderer(this.internals.workbook.styles);
+  }
+
+  private get internals(): WorksheetWriterInternals {
+    return this.worksheet as unknown as WorksheetWriterInternals;
+  }
 
   /** Adds the sheet to the workbook and writes its header row. */
   static open(
@@ -61,11 +88,13 @@ export class TableSheet {
       views: [{ state: 'frozen', xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }],
     });
     worksheet.columns = columns.map((column) => ({ width: column.width }));
+    const header = worksheet.addRow(columns.map((column) => column.header));
+    header.eachCell((cell) => {
+      cell.style = HEADER_STYLE;
+    });
+    header.commit();
     const sheet = new TableSheet(worksheet, columns);
-    sheet.addRow(
-      columns.map((column) => column.header),
-      columns.map(() => HEADER_STYLE),
-    );
+    sheet.rowCount = 1;
     return sheet;
   }
 
@@ -75,14 +104,25 @@ export class TableSheet {
   }
 
   /** Writes one row; `styles[i]` styles cell i (empty cells stay unstyled). */
-  addRow(values: readonly XlsxValue[], styles: readonly (Partial<Style> | undefined)[]): void {
-    const row = this.worksheet.addRow(values as XlsxValue[]);
-    for (let i = 0; i < values.length; i++) {
-      const style = styles[i];
-      if (style !== undefined && values[i] !== null) row.getCell(i + 1).style = style;
-    }
-    row.commit();
+  addRow(values: readonly XlsxValue[], styles: readonly CellStyle[]): void {
     this.rowCount++;
+    const xml = this.rows.render(this.rowCount, values, styles);
+    if (xml === '') return;
+    const mostBytes = xml.length * MAX_BYTES_PER_UNIT;
+    if (this.blockUsed + mostBytes > this.block.length) {
+      this.flush();
+      if (mostBytes > this.block.length) this.block = Buffer.allocUnsafe(mostBytes);
+    }
+    this.blockUsed += this.block.write(xml, this.blockUsed);
+  }
+
+  /** Hands the encoded rows to the sheet's stream (the pacer then sees them as backlog). */
+  flush(): void {
+    if (this.blockUsed === 0) return;
+    this.internals.stream.write(this.block.subarray(0, this.blockUsed));
+    // A new block: the stream may still hold the one just written.
+    this.block = Buffer.allocUnsafe(BLOCK_BYTES);
+    this.blockUsed = 0;
   }
 
   /** An empty row (it still takes a row number). */
@@ -100,6 +140,7 @@ export class TableSheet {
 
   /** Sets the autofilter and commits the sheet: no rows can be added afterwards. */
   close(): void {
+    this.flush();
     const last = this.filteredRows > 0 ? this.filteredRows : this.rowCount;
     this.worksheet.autoFilter = {
       from: { row: 1, column: 1 },

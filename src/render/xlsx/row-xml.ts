@@ -1,0 +1,213 @@
+// A table row as SpreadsheetML text: byte for byte what exceljs 4.4's streaming worksheet writes
+// for `addRow(values)` + one style per cell + `commit()`, without building its Row, Cell and model
+// objects for every cell. Those cost ~100 CPU-µs a row at our 37 columns, five times the rest of
+// the export (bench/README.md); this costs a few µs. The cells' styles are still registered in
+// exceljs's style table, in the order exceljs would, so styles.xml comes out the same too.
+//
+// test/render/xlsx/row-xml.test.ts holds whole workbooks written this way equal to the same rows
+// written through exceljs's own API; a future exceljs that renders rows differently fails there.
+
+import type { Style } from 'exceljs';
+import type { XlsxValue } from './xlsx-cells.js';
+
+/** exceljs's ValueType numbers (its enum; a type-only import keeps exceljs out of this module). */
+const NUMBER_TYPE = 2;
+const STRING_TYPE = 3;
+const DATE_TYPE = 4;
+const RICH_TEXT_TYPE = 8;
+const BOOLEAN_TYPE = 9;
+const NULL_TYPE = 0;
+
+/** The style table of the workbook being written (exceljs's StylesXform). */
+export interface StyleRegistry {
+  /** The cell style id (xf index) of a style; exceljs caches it by the style object's identity. */
+  addStyleModel(style: Partial<Style>, cellType?: number): number;
+}
+
+export type CellStyle = Partial<Style> | undefined;
+
+// What exceljs's xmlEncode escapes or drops: XML's five specials, and the control characters XML 1.0
+// does not allow (tab, line feed and carriage return are kept), and DEL.
+// eslint-disable-next-line no-control-regex
+const XML_UNSAFE = /[<>&'"\x7F\x00-\x08\x0B-\x0C\x0E-\x1F]/;
+// eslint-disable-next-line no-control-regex
+const XML_UNSAFE_ALL = /[<>&'"\x7F\x00-\x08\x0B-\x0C\x0E-\x1F]/g;
+const ENTITY: Readonly<Record<string, string>> = {
+  '"': '&quot;',
+  '&': '&amp;',
+  "'": '&apos;',
+  '<': '&lt;',
+  '>': '&gt;',
+};
+
+export function xmlText(text: string): string {
+  return XML_UNSAFE.test(text) ? text.replace(XML_UNSAFE_ALL, (c) => ENTITY[c] ?? '') : text;
+}
+
+/** exceljs writes xml:space="preserve" on an inline string's <t> under this condition. */
+const NEEDS_PRESERVE = /^\s|\n|\s$/;
+
+const MS_PER_DAY = 24 * 3600 * 1000;
+
+/** A date-time as Excel's serial day number: exceljs's own formula, so the same float. */
+function excelSerial(date: Date): number {
+  return 25569 + date.getTime() / MS_PER_DAY;
+}
+
+function cellTypeOf(value: XlsxValue): number {
+  if (value === null) return NULL_TYPE;
+  switch (typeof value) {
+    case 'string':
+      return STRING_TYPE;
+    case 'number':
+      return NUMBER_TYPE;
+    case 'boolean':
+      return BOOLEAN_TYPE;
+    default:
+      return value instanceof Date ? DATE_TYPE : RICH_TEXT_TYPE;
+  }
+}
+
+/** Column letters of 1-based column numbers: 1 → A, 27 → AA. */
+export function columnLetters(column: number): string {
+  let n = column;
+  let letters = '';
+  while (n > 0) {
+    const rest = (n - 1) % 26;
+    letters = String.fromCharCode(65 + rest) + letters;
+    n = Math.floor((n - 1) / 26);
+  }
+  return letters;
+}
+
+/** What follows `<c r="A2"` for a cell type: the type attribute and the start of the value. */
+const VALUE_OPEN: Readonly<Record<number, string>> = {
+  [NULL_TYPE]: '/>',
+  [NUMBER_TYPE]: '><v>',
+  [DATE_TYPE]: '><v>',
+  [STRING_TYPE]: ' t="str"><v>',
+  [BOOLEAN_TYPE]: ' t="b"><v>',
+  [RICH_TEXT_TYPE]: ' t="inlineStr"><is>',
+};
+
+/** The last style and type a column's cell had, and what its cells then write after the row number. */
+interface CellHead {
+  readonly style: CellStyle;
+  readonly type: number;
+  readonly styleId: number;
+  /** `"` closing the reference, the s attribute, and VALUE_OPEN of the type. */
+  readonly afterRef: string;
+}
+
+export class RowXmlRenderer {
+  /** `<c r="` and the column's letters, per column. */
+  private readonly cellOpen: string[] = [];
+  private readonly heads: (CellHead | undefined)[] = [];
+  /** Style id per style object, as exceljs's WeakMap would answer (first cell type wins). */
+  private readonly styleIds = new Map<Partial<Style>, number>();
+  /** Style id of a cell without a style of its own, per cell type. */
+  private readonly unstyledIds = new Map<number, number>();
+  private rowStyleId: number | undefined;
+
+  constructor(private readonly styles: StyleRegistry) {}
+
+  /**
+   * The <row> element of row `rowNumber`, or '' when every value is null (exceljs skips such rows;
+   * the row number is used up all the same). `styles[i]` styles cell i; a null cell is unstyled.
+   */
+  render(rowNumber: number, values: readonly XlsxValue[], styles: readonly CellStyle[]): string {
+    if (!hasValues(values)) return '';
+    // The row's style before its cells': the order in which exceljs registers them.
+    const rowStyle = this.rowStyle();
+    const ref = String(rowNumber);
+    let xml = `<row r="${ref}" spans="1:${values.length}"${rowStyle === 0 ? '' : ` s="${rowStyle}" customFormat="1"`} x14ac:dyDescent="0.25">`;
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i] ?? null;
+      const type = cellTypeOf(value);
+      const head = this.head(i, value === null ? undefined : styles[i], type);
+      if (value === null) {
+        if (head.styleId !== 0) xml += this.open(i) + ref + head.afterRef;
+        continue;
+      }
+      xml += this.open(i) + ref + head.afterRef;
+      switch (typeof value) {
+        case 'number':
+          xml += `${value}</v></c>`;
+          continue;
+        case 'string':
+          xml += xmlText(value) + '</v></c>';
+          continue;
+        case 'boolean':
+          xml += value ? '1</v></c>' : '0</v></c>';
+          continue;
+        default:
+          break;
+      }
+      if (value instanceof Date) {
+        xml += `${excelSerial(value)}</v></c>`;
+        continue;
+      }
+      for (const run of value.richText) {
+        const space = NEEDS_PRESERVE.test(run.text) ? ' xml:space="preserve"' : '';
+        xml += `<r><t${space}>${xmlText(run.text)}</t></r>`;
+      }
+      xml += '</is></c>';
+    }
+    return xml + '</row>';
+  }
+
+  private open(index: number): string {
+    let open = this.cellOpen[index];
+    if (open === undefined) {
+      open = `<c r="${columnLetters(index + 1)}`;
+      this.cellOpen[index] = open;
+    }
+    return open;
+  }
+
+  // Columns keep their style and type from row to row: one comparison instead of a lookup per cell.
+  private head(index: number, style: CellStyle, type: number): CellHead {
+    const last = this.heads[index];
+    if (last !== undefined && last.style === style && last.type === type) return last;
+    const styleId = style === undefined ? this.unstyled(type) : this.styleIdOf(style, type);
+    const head: CellHead = {
+      style,
+      type,
+      styleId,
+      afterRef: `"${styleId === 0 ? '' : ` s="${styleId}"`}${VALUE_OPEN[type] ?? ''}`,
+    };
+    this.heads[index] = head;
+    return head;
+  }
+
+  private styleIdOf(style: Partial<Style>, type: number): number {
+    let id = this.styleIds.get(style);
+    if (id === undefined) {
+      id = this.styles.addStyleModel(style, type);
+      this.styleIds.set(style, id);
+    }
+    return id;
+  }
+
+  // A cell without a style of its own gets a fresh empty style from exceljs; its id depends only on
+  // the cell type, so it is asked once per type, at the first such cell, where exceljs first asks.
+  private unstyled(type: number): number {
+    let id = this.unstyledIds.get(type);
+    if (id === undefined) {
+      id = this.styles.addStyleModel({}, type);
+      this.unstyledIds.set(type, id);
+    }
+    return id;
+  }
+
+  // Likewise the row's own (empty) style, asked by exceljs for every row with values.
+  private rowStyle(): number {
+    this.rowStyleId ??= this.styles.addStyleModel({});
+    return this.rowStyleId;
+  }
+}
+
+function hasValues(values: readonly XlsxValue[]): boolean {
+  for (const value of values) if (value !== null) return true;
+  return false;
+}

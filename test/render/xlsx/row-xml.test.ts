@@ -1,0 +1,149 @@
+import { createRequire } from 'node:module';
+import fc from 'fast-check';
+import type { Style } from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import { createWorkbookWriter } from '../../../src/render/xlsx/create-workbook-writer.js';
+import { columnLetters, xmlText } from '../../../src/render/xlsx/row-xml.js';
+import { TableSheet, type TableColumn } from '../../../src/render/xlsx/table-sheet.js';
+import { HIGHLIGHT_FILL, type XlsxValue } from '../../../src/render/xlsx/xlsx-cells.js';
+import { CREATED_AT, MemorySink } from './workbook-io.js';
+
+const require = createRequire(import.meta.url);
+// exceljs's own escaping, the oracle of xmlText.
+const { xmlEncode } = require('exceljs/lib/utils/utils.js') as { xmlEncode(text: string): string };
+
+type CellStyle = Partial<Style> | undefined;
+type Row = { values: XlsxValue[]; styles: CellStyle[] };
+
+// Shared objects, as the writers use them: exceljs caches a style by its identity.
+const STYLE_POOL: readonly CellStyle[] = [
+  undefined,
+  {},
+  { numFmt: '0.00' },
+  { numFmt: 'yyyy-mm-dd hh:mm:ss' },
+  { numFmt: '@', alignment: { wrapText: true, vertical: 'top' } },
+  { font: { bold: true } },
+  { numFmt: '0.00%', fill: HIGHLIGHT_FILL, font: { color: { argb: 'FF9C0006' }, bold: true } },
+];
+
+const text = fc.string({ unit: 'binary', maxLength: 12 });
+const cellValue: fc.Arbitrary<XlsxValue> = fc.oneof(
+  fc.constant(null),
+  fc.constant(null),
+  text,
+  fc
+    .oneof(text, fc.constantFrom(' late ', '\tx', 'a\nb', '\n'))
+    .map((t) => ({ richText: [{ text: t }] as const })),
+  fc.double(),
+  fc.integer(),
+  fc.boolean(),
+  fc.date({ noInvalidDate: true }),
+);
+
+const table = fc.integer({ min: 1, max: 30 }).chain((columns) =>
+  fc
+    .array(
+      fc.record({
+        values: fc.array(cellValue, { minLength: columns, maxLength: columns }),
+        styles: fc.array(fc.constantFrom(...STYLE_POOL), { minLength: columns, maxLength: columns }),
+      }),
+      { maxLength: 25 },
+    )
+    .map((rows) => ({ columns, rows })),
+);
+
+function tableColumns(count: number): TableColumn[] {
+  return Array.from({ length: count }, (_, i) => ({ header: `Column ${i + 1}`, width: 8 + i, style: {} }));
+}
+
+/** The whole workbook: rows written through TableSheet, or (oracle) through exceljs's row API. */
+async function workbookBytes(
+  columns: number,
+  rows: readonly Row[],
+  through: 'table' | 'exceljs',
+): Promise<Buffer> {
+  const sink = new MemorySink();
+  const workbook = createWorkbookWriter(sink, { createdAt: CREATED_AT, creator: 'row-xml test' });
+  const sheet = TableSheet.open(workbook, 'Data', tableColumns(columns), { repeatColumns: 2 });
+  if (through === 'table') {
+    for (const row of rows) sheet.addRow(row.values, row.styles);
+    sheet.close();
+  } else {
+    for (const row of rows) {
+      const added = sheet.worksheet.addRow(row.values);
+      row.values.forEach((value, i) => {
+        const style = row.styles[i];
+        if (style !== undefined && value !== null) added.getCell(i + 1).style = style;
+      });
+      added.commit();
+    }
+    sheet.worksheet.autoFilter = {
+      from: { row: 1, column: 1 },
+      to: { row: rows.length + 1, column: columns },
+    };
+    sheet.worksheet.commit();
+  }
+  await workbook.commit();
+  return sink.bytes;
+}
+
+describe('xmlText', () => {
+  it('escapes and drops exactly what exceljs does', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        expect(xmlText(s)).toBe(xmlEncode(s));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(xmlText('a<b & "c" \'d\'\u0001\u007f\t\n\r')).toBe(
+      'a&lt;b &amp; &quot;c&quot; &apos;d&apos;\t\n\r',
+    );
+  });
+});
+
+describe('columnLetters', () => {
+  it('names columns as Excel does', () => {
+    expect([1, 26, 27, 52, 53, 702, 703, 16_384].map(columnLetters)).toEqual([
+      'A',
+      'Z',
+      'AA',
+      'AZ',
+      'BA',
+      'ZZ',
+      'AAA',
+      'XFD',
+    ]);
+  });
+});
+
+describe('TableSheet rows', () => {
+  it('write the same workbook bytes as exceljs writing the same rows and styles', async () => {
+    await fc.assert(
+      fc.asyncProperty(table, async ({ columns, rows }) => {
+        const ours = await workbookBytes(columns, rows, 'table');
+        const exceljs = await workbookBytes(columns, rows, 'exceljs');
+        expect(ours.equals(exceljs)).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('skip a row without values but count it, as exceljs does', async () => {
+    const rows: Row[] = [
+      { values: [null, null], styles: [{ font: { bold: true } }, undefined] },
+      { values: ['x', 1], styles: [undefined, { numFmt: '0.00' }] },
+    ];
+    const ours = await workbookBytes(2, rows, 'table');
+    expect(ours.equals(await workbookBytes(2, rows, 'exceljs'))).toBe(true);
+  });
+
+  it('spread over several writes into the sheet when they are long', async () => {
+    const long = 'x'.repeat(5000);
+    const rows: Row[] = Array.from({ length: 40 }, (_, i) => ({
+      values: [long, i, new Date(Date.UTC(2024, 1, 29, 23, 30, i))],
+      styles: [undefined, STYLE_POOL[2], STYLE_POOL[3]],
+    }));
+    const ours = await workbookBytes(3, rows, 'table');
+    expect(ours.equals(await workbookBytes(3, rows, 'exceljs'))).toBe(true);
+  });
+});
