@@ -40,7 +40,7 @@ export function createExportProcessor(
     const log = deps.logger.child({ jobId: job.id, attempt: job.attemptsMade + 1 });
     const data = parseJobData(exportJobDataSchema, job.data, 'export');
     const period = parsePeriod(data.from, data.to, deps.exportConfig.maxDays);
-    const base = createDestination(data.dest ?? deps.exportConfig.dest, deps.s3Config, log);
+    const base = await createDestination(data.dest ?? deps.exportConfig.dest, deps.s3Config, log);
     const destination = new ChangeTrackingDestination(base, {
       csvDelimiter: deps.exportConfig.csvDelimiter,
       logger: log,

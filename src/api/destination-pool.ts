@@ -9,7 +9,7 @@ export class DestinationPool {
   readonly #defaultDest: string;
   readonly #s3Config: () => S3Config;
   readonly #logger: Logger;
-  readonly #made = new Map<string, AnyDestination>();
+  readonly #made = new Map<string, Promise<AnyDestination>>();
 
   constructor(defaultDest: string, s3Config: () => S3Config, logger: Logger) {
     this.#defaultDest = defaultDest;
@@ -18,18 +18,23 @@ export class DestinationPool {
   }
 
   /** The destination of a job: its own `dest`, else EXPORT_DEST. */
-  get(dest: string | undefined): AnyDestination {
+  get(dest: string | undefined): Promise<AnyDestination> {
     const text = dest ?? this.#defaultDest;
     let destination = this.#made.get(text);
     if (destination === undefined) {
       destination = createDestination(text, this.#s3Config, this.#logger);
       this.#made.set(text, destination);
+      // A destination that could not be made (a bad dest, a bad S3 setting) is not kept.
+      destination.catch(() => this.#made.delete(text));
     }
     return destination;
   }
 
-  close(): void {
-    for (const d of this.#made.values()) if ('close' in d) d.close();
+  async close(): Promise<void> {
+    const made = [...this.#made.values()];
     this.#made.clear();
+    for (const settled of await Promise.allSettled(made)) {
+      if (settled.status === 'fulfilled' && 'close' in settled.value) settled.value.close();
+    }
   }
 }

@@ -94,7 +94,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: ExportRoutesDep
     if (state !== 'completed' || result === undefined)
       throw new ApiError(409, 'not_completed', `job ${id} is ${state}, not a completed export`);
     const data = exportJobDataSchema.safeParse(job.data);
-    const destination = deps.destinations.get(data.success ? data.data.dest : undefined);
+    const destination = await deps.destinations.get(data.success ? data.data.dest : undefined);
     const period = result.period;
     // The published manifest is the truth: a later export of the period may have replaced this one.
     const manifestText = await destination.readManifest(period);

@@ -40,7 +40,7 @@ export function registerHealthRoute(
   app.get('/healthz', async (_request, reply) => {
     const [redis, destination] = await Promise.all([
       check(() => deps.redis.ping(), 'Redis'),
-      check(() => deps.destinations.get(undefined).check(), 'the destination'),
+      check(async () => (await deps.destinations.get(undefined)).check(), 'the destination'),
     ]);
     const ok = redis === 'ok' && destination === 'ok';
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', redis, destination });

@@ -71,7 +71,7 @@ Examples:
     });
     logger.info({ signal }, 'stopping the API');
     await app.close();
-    destinations.close();
+    await destinations.close();
     await producer.close();
     return 0;
   },

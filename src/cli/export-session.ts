@@ -47,7 +47,7 @@ export async function runExportSession(
   // Like the worker's: row hashes go beside the export, so the next export of this period can
   // count the rows that changed.
   const destination = new ChangeTrackingDestination(
-    createDestination(options.dest ?? exportConfig.dest, () => loadS3Config(io.env), logger),
+    await createDestination(options.dest ?? exportConfig.dest, () => loadS3Config(io.env), logger),
     {
       csvDelimiter: exportConfig.csvDelimiter,
       logger,

@@ -25,7 +25,7 @@ import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { newExportId } from './export-id.js';
 import type { ExportProgress, ProgressListener } from './progress.js';
 import { SUMMARY_TABLES } from './summary-tables.js';
-import { openWorkbook, type WorkbookOutput } from './workbook-output.js';
+import type { WorkbookOutput } from './workbook-output.js';
 import type { ShiftSource } from './shift-source.js';
 
 export interface ExportRequest {
@@ -109,6 +109,8 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
     const rejectedCsv =
       rejectedCsvFile && new CsvTableWriter(REJECTED_COLUMNS, rejectedCsvFile.sink.stream, csvOptions);
     if (formats.includes('xlsx')) {
+      // Loaded only when wanted: exceljs costs a CSV-only export memory and start-up time.
+      const { openWorkbook } = await import('./workbook-output.js');
       const xlsxFile = open('shifts.xlsx', XLSX_TYPE);
       workbook = openWorkbook(xlsxFile.sink.stream, {
         createdAt: startedAt,

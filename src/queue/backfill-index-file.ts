@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { S3Config } from '../config.js';
-import { createS3Client } from '../destinations/create-destination.js';
+import { createS3Client } from '../destinations/s3-client.js';
 import { toLocalDestinationError, toS3DestinationError } from '../destinations/destination-errors.js';
 import { parseDestination } from '../destinations/parse-destination.js';
 import { periodKey, type Period } from '../domain/period.js';

@@ -15,8 +15,8 @@ const s3Config: S3Config = {
 };
 
 describe('createDestination', () => {
-  it('makes a local folder destination without reading the S3 settings', () => {
-    const dest = createDestination(
+  it('makes a local folder destination without reading the S3 settings', async () => {
+    const dest = await createDestination(
       '/srv/exports',
       () => {
         throw new Error('S3 settings read for a local destination');
@@ -27,18 +27,18 @@ describe('createDestination', () => {
     expect(dest.description).toBe('/srv/exports');
   });
 
-  it('makes an S3 destination for s3://bucket/prefix', () => {
-    const dest = createDestination('s3://exports-bucket/shift/exports/', s3Config, silentLogger);
+  it('makes an S3 destination for s3://bucket/prefix', async () => {
+    const dest = await createDestination('s3://exports-bucket/shift/exports/', s3Config, silentLogger);
     expect(dest).toBeInstanceOf(S3Destination);
     expect(dest.description).toBe('s3://exports-bucket/shift/exports');
     if (dest instanceof S3Destination) dest.close();
   });
 
-  it('refuses a KMS key id without aws:kms encryption, and a destination with ".."', () => {
-    expect(() =>
+  it('refuses a KMS key id without aws:kms encryption, and a destination with ".."', async () => {
+    await expect(
       createDestination('s3://b-1/x', { ...s3Config, sseKmsKeyId: 'alias/k' }, silentLogger),
-    ).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
-    expect(() => createDestination('s3://b-1/../x', s3Config, silentLogger)).toThrow(
+    ).rejects.toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+    await expect(createDestination('s3://b-1/../x', s3Config, silentLogger)).rejects.toThrow(
       expect.objectContaining({ code: 'DEST_INVALID' }),
     );
   });

@@ -21,7 +21,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { buildApp } from 'fauxqs';
-import { createS3Client } from '../../src/destinations/create-destination.js';
+import { createS3Client } from '../../src/destinations/s3-client.js';
 import { deleteObjects, listObjects } from '../../src/destinations/s3-objects.js';
 
 export type S3Operation =
