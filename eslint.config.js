@@ -12,7 +12,12 @@ export default tseslint.config(
   },
   {
     files: ['stubs/**/*.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { module: 'writable', exports: 'writable', require: 'readonly', Buffer: 'readonly' },
+    },
+    // Stand-ins for CommonJS packages are CommonJS themselves.
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     rules: {
