@@ -7,8 +7,11 @@
 //
 // Counting changes is bookkeeping: when the previous export has no row-hashes file (an export
 // without CSV, or one written by `shift-export run`), or it cannot be read, `changes` is left out
-// and a warning logged; the export itself goes on. Without shifts.csv (xlsx only) nothing is
-// recorded at all. Failing to store row-hashes.bin fails the export like any other file.
+// and a warning logged; the export itself goes on. The same holds when the fingerprints cannot be
+// spilled to or sorted in their temp files: the export is published without row-hashes.bin.
+// Without shifts.csv (xlsx only) nothing is recorded at all. Failing to store row-hashes.bin fails
+// the export like any other file. The fingerprints' temp files are removed when the publication
+// ends, published or aborted.
 
 import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
@@ -24,13 +27,9 @@ import { describeError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { parseManifest, renderManifest, type Manifest, type ManifestFile } from '../../render/manifest.js';
 import { CsvRecordScanner } from './csv-record-scanner.js';
-import {
-  ROW_HASHES_CONTENT_TYPE,
-  ROW_HASHES_FILE,
-  RowChangeCounter,
-  RowFingerprints,
-  type RowChanges,
-} from './row-fingerprints.js';
+import { RowChangeCounter, type RowChanges } from './row-change-counter.js';
+import { RowFingerprints, type SortedFingerprints } from './row-fingerprints.js';
+import { ROW_HASHES_CONTENT_TYPE, ROW_HASHES_FILE } from './row-hashes-format.js';
 
 export const TRACKED_FILE = 'shifts.csv';
 
@@ -38,6 +37,8 @@ export interface ChangeTrackingOptions {
   /** The CSV delimiter the export writes with. */
   readonly csvDelimiter: ',' | ';' | '\t';
   readonly logger: Logger;
+  /** Where row fingerprints spill while shifts.csv is written; default os.tmpdir(). */
+  readonly tempDir?: string;
 }
 
 /** The shift id at the start of a record (digits up to the first delimiter), or undefined. */
@@ -55,13 +56,14 @@ export function leadingId(record: Buffer, delimiter: number): number | undefined
 
 /** Notes the fingerprint of each record passing through, unchanged. */
 class FingerprintingStream extends Transform {
-  readonly fingerprints = new RowFingerprints();
-  /** Why fingerprints could not be taken (a record without a numeric id), when that happened. */
+  readonly fingerprints: RowFingerprints;
+  /** Why fingerprints could not be taken (a record without a numeric id...), when that happened. */
   problem: string | undefined;
   readonly #scanner: CsvRecordScanner;
 
-  constructor(delimiter: number) {
+  constructor(delimiter: number, tempDir: string | undefined) {
     super();
+    this.fingerprints = new RowFingerprints(tempDir === undefined ? {} : { tempDir });
     this.#scanner = new CsvRecordScanner((record) => {
       if (this.problem !== undefined) return;
       const id = leadingId(record, delimiter);
@@ -69,7 +71,12 @@ class FingerprintingStream extends Transform {
         this.problem = `a ${TRACKED_FILE} record does not start with a numeric shift id`;
         return;
       }
-      this.fingerprints.add(id, record);
+      try {
+        this.fingerprints.add(id, record);
+      } catch (error) {
+        // The temp file could not be written (disk full...): bookkeeping, not a reason to fail.
+        this.problem = `the row fingerprints could not be spilled to a temp file: ${describeError(error)}`;
+      }
     });
   }
 
@@ -152,7 +159,7 @@ class ChangeTrackingPublication implements ExportPublication {
   openFile(name: string, contentType: string): ExportFileSink {
     const sink = this.#inner.openFile(name, contentType);
     if (name !== TRACKED_FILE || this.#tracker !== undefined) return sink;
-    const tracker = new FingerprintingStream(this.#options.csvDelimiter.charCodeAt(0));
+    const tracker = new FingerprintingStream(this.#options.csvDelimiter.charCodeAt(0), this.#options.tempDir);
     this.#tracker = tracker;
     const piped = pipeline(tracker, sink.stream);
     piped.catch(() => undefined);
@@ -170,15 +177,35 @@ class ChangeTrackingPublication implements ExportPublication {
     const tracker = this.#tracker;
     if (tracker === undefined) return this.#publish(manifest);
     const log = this.#options.logger.child({ exportId: manifest.export_id });
+    let next: Manifest;
+    try {
+      next = await this.#withChanges(manifest, tracker, log);
+    } finally {
+      await this.#dispose(tracker, log);
+    }
+    return this.#publish(next);
+  }
+
+  /** The manifest with row-hashes.bin (stored here), `previous` and `changes`, as far as known. */
+  async #withChanges(manifest: Manifest, tracker: FingerprintingStream, log: Logger): Promise<Manifest> {
     if (tracker.problem !== undefined) {
       log.warn({ reason: tracker.problem }, 'rows changed since the previous export are not counted');
-      return this.#publish(manifest);
+      return manifest;
     }
-    const file = tracker.fingerprints.toFile();
-    const stored = await this.#store(file);
+    let sorted: SortedFingerprints;
+    try {
+      sorted = await tracker.fingerprints.finish();
+    } catch (error) {
+      log.warn(
+        { err: describeError(error) },
+        'the row fingerprints could not be sorted; rows changed since the previous export are not counted',
+      );
+      return manifest;
+    }
+    const stored = await this.#store(sorted);
     const previous = await this.#previousManifest(log);
-    const changes = previous === undefined ? undefined : await this.#changes(previous, file, log);
-    const next: Manifest = {
+    const changes = previous === undefined ? undefined : await this.#changes(previous, sorted, log);
+    return {
       ...manifest,
       files: [...manifest.files, stored],
       ...(previous === undefined || manifest.previous !== undefined
@@ -188,7 +215,6 @@ class ChangeTrackingPublication implements ExportPublication {
         ? {}
         : { changes: { previous_export_id: previous?.export_id ?? '', ...changes } }),
     };
-    return this.#publish(next);
   }
 
   async #publish(manifest: Manifest): Promise<PublishedExport> {
@@ -197,20 +223,33 @@ class ChangeTrackingPublication implements ExportPublication {
     return published;
   }
 
-  abort(reason?: unknown): Promise<void> {
-    return this.#inner.abort(reason);
+  async abort(reason?: unknown): Promise<void> {
+    try {
+      await this.#inner.abort(reason);
+    } finally {
+      if (this.#tracker !== undefined) await this.#dispose(this.#tracker, this.#options.logger);
+    }
   }
 
-  async #store(file: Buffer): Promise<ManifestFile> {
+  /** Removes the fingerprints' temp files; a file left behind is logged, not a failed export. */
+  async #dispose(tracker: FingerprintingStream, log: Logger): Promise<void> {
+    try {
+      await tracker.fingerprints.dispose();
+    } catch (error) {
+      log.warn({ err: describeError(error) }, 'a temp file of row fingerprints could not be removed');
+    }
+  }
+
+  async #store(sorted: SortedFingerprints): Promise<ManifestFile> {
     const sink = this.#inner.openFile(ROW_HASHES_FILE, ROW_HASHES_CONTENT_TYPE);
-    sink.stream.end(file);
-    const stored = await sink.done();
+    // Both must succeed: a failed read destroys the sink, and done() rejects too.
+    const [, stored] = await Promise.all([pipeline(sorted.stream(), sink.stream), sink.done()]);
     return {
       name: stored.name,
       path: stored.path,
       bytes: stored.bytes,
       sha256: stored.sha256,
-      rows: (file.length - 8) / 16,
+      rows: sorted.count,
       content_type: ROW_HASHES_CONTENT_TYPE,
     };
   }
@@ -228,7 +267,11 @@ class ChangeTrackingPublication implements ExportPublication {
     }
   }
 
-  async #changes(previous: Manifest, current: Buffer, log: Logger): Promise<RowChanges | undefined> {
+  async #changes(
+    previous: Manifest,
+    current: SortedFingerprints,
+    log: Logger,
+  ): Promise<RowChanges | undefined> {
     const entry = previous.files.find((f) => f.name === ROW_HASHES_FILE);
     if (entry === undefined) {
       log.info(

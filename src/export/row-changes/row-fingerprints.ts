@@ -1,13 +1,15 @@
 // A compact fingerprint of each exported row, to count what changed between two exports of the
 // same period: 16 bytes per row (the shift id as a float64 and a 64-bit hash of the row's CSV
-// record). An export stores them sorted by id in `row-hashes.bin` beside its files; the next export
-// of the period streams the previous file and merges it with its own sorted list, so the
-// comparison holds one export's fingerprints in memory (~20 bytes a row), never two, and never the
-// rows themselves.
+// record). An export stores them sorted by id in `row-hashes.bin` beside its files
+// (row-hashes-format.ts); the next export of the period streams the previous file and walks its own
+// sorted entries beside it (row-change-counter.ts). Neither side is ever held in memory whole.
 //
-// File format: the 8 ASCII bytes `SXRH0001`, then one 16-byte entry per row, ids strictly ascending:
-// float64 little-endian id, then the two 32-bit little-endian lanes of rowHash(record bytes without
-// CR LF).
+// Memory does not grow with the rows: fingerprints are collected in a run of fixed size (128k
+// entries by default, ~4.5 MiB with its sort and write buffers), and a full run is sorted and
+// appended to a temp file. The CSV records arrive almost always in id order, so a run is usually
+// sorted already and the runs follow one another: the temp file then is row-hashes.bin as it is.
+// Otherwise the runs are merged into a second temp file (merge-runs.ts). Temp disk: 16 bytes a
+// row, twice that while merging. dispose() removes the temp files, whatever happened before.
 //
 // The hash is not cryptographic — nobody gains by forging a collision in their own export — but
 // must rarely miss a change: two 32-bit multiply-xorshift lanes (cyrb53's construction, all 64 bits
@@ -15,28 +17,15 @@
 // node:crypto, whose per-call cost dominates on rows of a few hundred bytes (measured: 1.2 µs vs
 // 3.8 µs per 600-byte row).
 
-import { ShiftExportError } from '../../errors.js';
+import { tmpdir } from 'node:os';
+import type { Readable } from 'node:stream';
+import { EntryFile, type EntryReader } from './entry-file.js';
+import { mergeRuns, type EntryRange } from './merge-runs.js';
+import { ENTRY_BYTES } from './row-hashes-format.js';
 
-export const ROW_HASHES_FILE = 'row-hashes.bin';
-export const ROW_HASHES_CONTENT_TYPE = 'application/octet-stream';
-const MAGIC = Buffer.from('SXRH0001', 'latin1');
-const ENTRY = 16;
-
-export interface RowChanges {
-  /** Rows whose id is new. */
-  readonly added: number;
-  /** Rows of the previous export whose id is gone. */
-  readonly removed: number;
-  /** Rows present in both whose exported values differ. */
-  readonly changed: number;
-}
-
-/** A row-hashes file that is not one (truncated, not sorted, foreign). */
-export class RowHashesInvalidError extends ShiftExportError {
-  constructor(message: string) {
-    super('ROW_HASHES_INVALID', message);
-  }
-}
+/** Entries kept in memory before they are sorted and spilled: 2 MiB of entries. */
+export const DEFAULT_RUN_SIZE = 128 * 1024;
+const READ_BLOCK_BYTES = 64 * 1024;
 
 /** Writes the 8-byte hash of `record` into `target` at `offset`. */
 export function hashInto(record: Uint8Array, target: Buffer, offset: number): void {
@@ -55,121 +44,151 @@ export function hashInto(record: Uint8Array, target: Buffer, offset: number): vo
   target.writeUInt32LE(h2 >>> 0, offset + 4);
 }
 
-/** The fingerprints of one export, in the order rows were written. */
-export class RowFingerprints {
-  #ids = new Float64Array(1024);
-  #hashes = Buffer.alloc(1024 * 8);
-  #count = 0;
+export interface RowFingerprintsOptions {
+  /** Where the temp files go; default os.tmpdir(). */
+  readonly tempDir?: string;
+  /** Entries held in memory before they spill; default DEFAULT_RUN_SIZE. */
+  readonly runSize?: number;
+}
 
+/**
+ * The fingerprints sorted by id, one entry per id: what row-hashes.bin holds. Readable until the
+ * RowFingerprints that made them is disposed.
+ */
+export interface SortedFingerprints {
+  /** Entries, i.e. distinct ids. */
+  readonly count: number;
+  /** Length of row-hashes.bin: header and entries. */
+  readonly bytes: number;
+  /** The bytes of row-hashes.bin. */
+  stream(): Readable;
+  /** The entries in id order, a block at a time. */
+  entries(): EntryReader;
+}
+
+interface Run extends EntryRange {
+  /** Its largest id. */
+  readonly last: number;
+}
+
+/** The fingerprints of one export: add() every row, finish() once, dispose() always. */
+export class RowFingerprints {
+  readonly #tempDir: string;
+  readonly #runSize: number;
+  /** The run being collected, in the order rows were written. */
+  readonly #ids: Float64Array;
+  readonly #hashes: Buffer;
+  #filled = 0;
+  #inOrder = true;
+  /** The run's entries in file format, and its sort order when it needs one. */
+  #out: Buffer | undefined;
+  #order: Uint32Array | undefined;
+  #count = 0;
+  #adding = true;
+  /** Spilled runs, each sorted without repeats, one after another. */
+  #spilled: EntryFile | undefined;
+  readonly #runs: Run[] = [];
+  /** Whether each run's first id is above the previous run's last, i.e. the spilled file is sorted. */
+  #runsInOrder = true;
+  #merged: EntryFile | undefined;
+
+  constructor(options: RowFingerprintsOptions = {}) {
+    this.#tempDir = options.tempDir ?? tmpdir();
+    this.#runSize = Math.max(1, Math.floor(options.runSize ?? DEFAULT_RUN_SIZE));
+    this.#ids = new Float64Array(this.#runSize);
+    this.#hashes = Buffer.alloc(this.#runSize * 8);
+  }
+
+  /** Rows added, counting repeated ids. */
   get count(): number {
     return this.#count;
   }
 
   /** Notes the row `id` whose CSV record (without CR LF) is `record`. */
   add(id: number, record: Uint8Array): void {
-    if (this.#count === this.#ids.length) {
-      const ids = new Float64Array(this.#ids.length * 2);
-      ids.set(this.#ids);
-      this.#ids = ids;
-      const hashes = Buffer.alloc(this.#hashes.length * 2);
-      this.#hashes.copy(hashes);
-      this.#hashes = hashes;
-    }
-    this.#ids[this.#count] = id;
-    hashInto(record, this.#hashes, this.#count * 8);
+    if (!this.#adding) throw new Error('RowFingerprints.add() after finish() or dispose()');
+    const i = this.#filled;
+    if (i > 0 && id < (this.#ids[i - 1] as number)) this.#inOrder = false;
+    this.#ids[i] = id;
+    hashInto(record, this.#hashes, i * 8);
+    this.#filled = i + 1;
     this.#count++;
+    if (this.#filled === this.#runSize) this.#spill();
   }
 
-  /** The row-hashes file: entries sorted by id; of rows sharing an id only the first is kept. */
-  toFile(): Buffer {
+  /**
+   * The entries sorted by id; of rows sharing an id only the first written is kept. Call once;
+   * the result lives in temp files until dispose().
+   */
+  async finish(): Promise<SortedFingerprints> {
+    if (!this.#adding) throw new Error('RowFingerprints.finish() called twice or after dispose()');
+    this.#adding = false;
+    this.#spill();
+    const spilled = (this.#spilled ??= new EntryFile(this.#tempDir, 'row-hashes'));
+    if (this.#runsInOrder) return sortedView(spilled);
+    const merged = (this.#merged = new EntryFile(this.#tempDir, 'row-hashes-merged'));
+    await mergeRuns(spilled, this.#runs, merged);
+    // The runs are no longer needed; free their disk now rather than at dispose().
+    this.#spilled = undefined;
+    await spilled.dispose();
+    return sortedView(merged);
+  }
+
+  /** Removes the temp files; safe at any time and more than once. */
+  async dispose(): Promise<void> {
+    this.#adding = false;
+    const files = [this.#spilled, this.#merged];
+    this.#spilled = undefined;
+    this.#merged = undefined;
+    await Promise.all(files.map((file) => file?.dispose()));
+  }
+
+  /** Sorts the run collected so far and appends it to the spilled file. */
+  #spill(): void {
+    const n = this.#filled;
+    if (n === 0) return;
     const ids = this.#ids;
-    const order = new Uint32Array(this.#count);
-    for (let i = 0; i < order.length; i++) order[i] = i;
-    order.sort((a, b) => (ids[a] as number) - (ids[b] as number) || a - b);
-    const out = Buffer.alloc(MAGIC.length + order.length * ENTRY);
-    MAGIC.copy(out, 0);
-    let at = MAGIC.length;
-    let last = Number.NEGATIVE_INFINITY;
-    for (const index of order) {
-      const id = ids[index] as number;
+    const hashes = this.#hashes;
+    const out = (this.#out ??= Buffer.allocUnsafe(this.#runSize * ENTRY_BYTES));
+    const order = this.#inOrder ? undefined : this.#sortOrder(n);
+    const previous = this.#runs.at(-1);
+    // The previous run's last id was written before any id of this run: that entry wins.
+    let last = previous?.last ?? Number.NEGATIVE_INFINITY;
+    let at = 0;
+    for (let k = 0; k < n; k++) {
+      const i = order === undefined ? k : (order[k] as number);
+      const id = ids[i] as number;
       if (id === last) continue;
       last = id;
       out.writeDoubleLE(id, at);
-      this.#hashes.copy(out, at + 8, index * 8, index * 8 + 8);
-      at += ENTRY;
+      out.writeUInt32LE(hashes.readUInt32LE(i * 8), at + 8);
+      out.writeUInt32LE(hashes.readUInt32LE(i * 8 + 4), at + 12);
+      at += ENTRY_BYTES;
     }
-    return out.subarray(0, at);
+    this.#filled = 0;
+    this.#inOrder = true;
+    if (at === 0) return;
+    const file = (this.#spilled ??= new EntryFile(this.#tempDir, 'row-hashes'));
+    const start = file.entries;
+    file.append(out, at / ENTRY_BYTES);
+    if (previous !== undefined && !(out.readDoubleLE(0) > previous.last)) this.#runsInOrder = false;
+    this.#runs.push({ start, end: file.entries, last });
+  }
+
+  /** The indexes of the run's first `n` entries sorted by id; stable, so the first written leads. */
+  #sortOrder(n: number): Uint32Array {
+    const order = (this.#order ??= new Uint32Array(this.#runSize)).subarray(0, n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    const ids = this.#ids;
+    return order.sort((a, b) => (ids[a] as number) - (ids[b] as number) || a - b);
   }
 }
 
-/** Entries of a row-hashes file (magic checked); for tests and small files. */
-export function entryCount(file: Buffer): number {
-  return (file.length - MAGIC.length) / ENTRY;
-}
-
-/**
- * Compares a previous export's row-hashes file, streamed in chunks, with the current one (a whole
- * file from RowFingerprints.toFile): push() every chunk of the previous file, then finish().
- */
-export class RowChangeCounter {
-  readonly #current: Buffer;
-  #at = MAGIC.length;
-  #pending: Buffer = Buffer.alloc(0);
-  #headerChecked = false;
-  #lastPrevious = Number.NEGATIVE_INFINITY;
-  #added = 0;
-  #removed = 0;
-  #changed = 0;
-
-  constructor(currentFile: Buffer) {
-    if (!currentFile.subarray(0, MAGIC.length).equals(MAGIC))
-      throw new RowHashesInvalidError('the current row hashes have no header');
-    this.#current = currentFile;
-  }
-
-  push(chunk: Buffer): void {
-    let data = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
-    if (!this.#headerChecked) {
-      if (data.length < MAGIC.length) {
-        this.#pending = data;
-        return;
-      }
-      if (!data.subarray(0, MAGIC.length).equals(MAGIC))
-        throw new RowHashesInvalidError(`the previous ${ROW_HASHES_FILE} has an unknown header`);
-      this.#headerChecked = true;
-      data = data.subarray(MAGIC.length);
-    }
-    const whole = data.length - (data.length % ENTRY);
-    for (let offset = 0; offset < whole; offset += ENTRY) this.#previousEntry(data, offset);
-    this.#pending = Buffer.from(data.subarray(whole));
-  }
-
-  finish(): RowChanges {
-    if (!this.#headerChecked || this.#pending.length !== 0) {
-      throw new RowHashesInvalidError(`the previous ${ROW_HASHES_FILE} is truncated`);
-    }
-    const left = (this.#current.length - this.#at) / ENTRY;
-    this.#added += left;
-    this.#at = this.#current.length;
-    return { added: this.#added, removed: this.#removed, changed: this.#changed };
-  }
-
-  #previousEntry(data: Buffer, offset: number): void {
-    const id = data.readDoubleLE(offset);
-    if (!(id > this.#lastPrevious))
-      throw new RowHashesInvalidError(`the previous ${ROW_HASHES_FILE} is not sorted by id`);
-    this.#lastPrevious = id;
-    const current = this.#current;
-    // Current rows with smaller ids are new.
-    while (this.#at < current.length && current.readDoubleLE(this.#at) < id) {
-      this.#added++;
-      this.#at += ENTRY;
-    }
-    if (this.#at < current.length && current.readDoubleLE(this.#at) === id) {
-      if (current.compare(data, offset + 8, offset + 16, this.#at + 8, this.#at + 16) !== 0) this.#changed++;
-      this.#at += ENTRY;
-    } else {
-      this.#removed++;
-    }
-  }
+function sortedView(file: EntryFile): SortedFingerprints {
+  return {
+    count: file.entries,
+    bytes: file.bytes,
+    stream: () => file.stream(),
+    entries: () => file.reader(0, file.entries, READ_BLOCK_BYTES),
+  };
 }
