@@ -52,7 +52,7 @@ export interface WfmClientOptions {
   readonly onRetry?: OnRetry;
   /** Retries are logged at warn (code, attempt, delay); default: silent. */
   readonly logger?: Logger;
-  /** Bytes of complete report rows parsed at once (default 512 KiB). */
+  /** Bytes of complete report rows parsed at once (default 64 KiB, DEFAULT_BATCH_BYTES). */
   readonly reportBatchBytes?: number;
 }
 
