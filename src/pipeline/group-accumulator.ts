@@ -3,15 +3,17 @@
 //
 // Most groups are small and many (users, shops), and a row touches one of each at random, so the
 // cost per row is memory traffic, not arithmetic. A small group therefore keeps its distances as
-// (start, finish) int32 pairs in the aggregate's shared PairSlab (at most SPILL_AT pairs, 32 KiB),
-// and only a group that grows past that (or meets a distance beyond int32) moves them into two
-// DistanceDistributions, which from then on take its distances directly (by then in flat counts).
-// The statistics of a small group are read by sorting its pairs in shared scratch arrays.
+// (start, finish) uint16 pairs in the aggregate's shared PairSlab (at most SPILL_AT pairs, 16 KiB),
+// and only a group that grows past that moves them into two DistanceDistributions, which from then
+// on take its distances directly (by then in flat counts). A distance the slab cannot hold (65,534
+// or more, or negative; distances are validated integers) is marked WIDE_DISTANCE there and kept, in order, in the group's
+// own `wide` list. The statistics of a small group are read by sorting its pairs in shared scratch
+// arrays.
 
 import type { FinishedShift } from '../domain/finished-shift.js';
 import type { GroupStats } from '../domain/summary.js';
 import { DistanceDistribution, percentileInc } from './distance-distribution.js';
-import { BLOCK_PAIRS, fitsSlab, NO_DISTANCE, type PairSlab } from './pair-slab.js';
+import { BLOCK_PAIRS, fitsSlab, NO_DISTANCE, WIDE_DISTANCE, type PairSlab } from './pair-slab.js';
 
 const SPILL_AT = 4_096;
 /** Sort space for the statistics of small groups (synchronous, one group at a time). */
@@ -55,6 +57,8 @@ export class GroupAccumulator {
   private firstBlock = NO_BLOCK;
   private lastBlock = NO_BLOCK;
   private pendingPairs = 0;
+  /** The values of the WIDE_DISTANCE marks among the pending pairs, in the order of the marks. */
+  private wide: number[] | null = null;
   private startDistances: DistanceDistribution | null = null;
   private finishDistances: DistanceDistribution | null = null;
 
@@ -83,16 +87,13 @@ export class GroupAccumulator {
     const startDistance = shift.start_location_distance;
     const finishDistance = shift.finish_location_distance;
     if (startDistance === null && finishDistance === null) return;
-    if (
-      this.startDistances === null &&
-      (startDistance === null || fitsSlab(startDistance)) &&
-      (finishDistance === null || fitsSlab(finishDistance))
-    ) {
-      this.addPending(startDistance ?? NO_DISTANCE, finishDistance ?? NO_DISTANCE);
+    if (this.startDistances === null) {
+      // Start before finish: the order in which forEachPending() reads WIDE_DISTANCE marks back.
+      const start = this.slabValue(startDistance);
+      this.addPending(start, this.slabValue(finishDistance));
       return;
     }
-    this.spill();
-    if (startDistance !== null) this.startDistances!.add(startDistance);
+    if (startDistance !== null) this.startDistances.add(startDistance);
     if (finishDistance !== null) this.finishDistances!.add(finishDistance);
   }
 
@@ -109,9 +110,9 @@ export class GroupAccumulator {
     }
     let startCount = 0;
     let finishCount = 0;
-    this.slab.forEachPair(this.firstBlock, this.pendingPairs, (start, finish) => {
-      if (start !== NO_DISTANCE) startScratch[startCount++] = start;
-      if (finish !== NO_DISTANCE) finishScratch[finishCount++] = finish;
+    this.forEachPending((start, finish) => {
+      if (start !== null) startScratch[startCount++] = start;
+      if (finish !== null) finishScratch[finishCount++] = finish;
     });
     sortPrefix(startScratch, startCount);
     sortPrefix(finishScratch, finishCount);
@@ -149,6 +150,28 @@ export class GroupAccumulator {
     };
   }
 
+  /** A distance as the slab stores it; a wide one is kept in `wide`. */
+  private slabValue(distance: number | null): number {
+    if (distance === null) return NO_DISTANCE;
+    if (fitsSlab(distance)) return distance;
+    (this.wide ??= []).push(distance);
+    return WIDE_DISTANCE;
+  }
+
+  /** Calls `visit` with each pending pair's distances (null for none), wide ones restored. */
+  private forEachPending(visit: (start: number | null, finish: number | null) => void): void {
+    const wide = this.wide;
+    let nextWide = 0;
+    const value = (stored: number): number | null => {
+      if (stored === NO_DISTANCE) return null;
+      return stored === WIDE_DISTANCE ? wide![nextWide++]! : stored;
+    };
+    this.slab.forEachPair(this.firstBlock, this.pendingPairs, (start, finish) => {
+      const startValue = value(start);
+      visit(startValue, value(finish));
+    });
+  }
+
   private addPending(start: number, finish: number): void {
     const slot = this.pendingPairs % BLOCK_PAIRS;
     if (slot === 0) {
@@ -159,21 +182,21 @@ export class GroupAccumulator {
     if (++this.pendingPairs >= SPILL_AT) this.spill();
   }
 
-  /** Moves the pending pairs into the two distributions, which from now on take every distance. */
+  /** Moves the SPILL_AT pending pairs into the two distributions, which from now on take every distance. */
   private spill(): void {
-    // Past SPILL_AT pairs the group is large: flat counts from the start. Spilled early by a
-    // distance beyond int32, it may stay small: then only counts it when it grows.
-    const large = this.pendingPairs >= SPILL_AT;
-    const starts = (this.startDistances ??= new DistanceDistribution(large));
-    const finishes = (this.finishDistances ??= new DistanceDistribution(large));
-    if (this.pendingPairs === 0) return;
-    this.slab.forEachPair(this.firstBlock, this.pendingPairs, (start, finish) => {
-      if (start !== NO_DISTANCE) starts.add(start);
-      if (finish !== NO_DISTANCE) finishes.add(finish);
+    // Past SPILL_AT pairs the group is large: flat counts from the start.
+    const starts = new DistanceDistribution(true);
+    const finishes = new DistanceDistribution(true);
+    this.forEachPending((start, finish) => {
+      if (start !== null) starts.add(start);
+      if (finish !== null) finishes.add(finish);
     });
+    this.startDistances = starts;
+    this.finishDistances = finishes;
     this.slab.release(this.firstBlock);
     this.firstBlock = NO_BLOCK;
     this.lastBlock = NO_BLOCK;
     this.pendingPairs = 0;
+    this.wide = null;
   }
 }

@@ -1,24 +1,28 @@
 // Shared storage for the pending (start, finish) distance pairs of many small groups: fixed blocks
-// of BLOCK_PAIRS int32 pairs in 1 MiB Int32Array slabs, chained per group, recycled through a free
-// list. Measured: a plain array per group, grown row by row, cost more than all the rest of the
+// of BLOCK_PAIRS uint16 pairs in 512 KiB Uint16Array slabs, chained per group, recycled through a
+// free list. Two bytes a distance: the slabs hold a distance for every row of every small group
+// (users, shops), 8 bytes a row at two levels, and distances in metres nearly always fit; a value
+// that does not is marked WIDE_DISTANCE and kept by its group (group-accumulator.ts). Measured: a plain array per group, grown row by row, cost more than all the rest of the
 // aggregate stage — its backing store is reallocated young and promoted, and every old group that
 // points at a young array costs the garbage collector. Slabs are never scanned by the collector.
 
-/** Stands for a null distance (int32 minimum; a real distance of that value is never stored here). */
-export const NO_DISTANCE = -2_147_483_648;
+/** Stands for a null distance. */
+export const NO_DISTANCE = 0xffff;
+/** Stands for a distance the slab cannot hold (see fitsSlab); its group keeps the value. */
+export const WIDE_DISTANCE = 0xfffe;
 export const BLOCK_PAIRS = 16;
-const BLOCK_INTS = BLOCK_PAIRS * 2;
+const BLOCK_VALUES = BLOCK_PAIRS * 2;
 const BLOCKS_PER_SLAB_SHIFT = 13;
 const BLOCKS_PER_SLAB = 1 << BLOCKS_PER_SLAB_SHIFT;
 const END = -1;
 
-/** True when a distance can be stored in a slab: an int32 other than NO_DISTANCE. */
+/** True when a distance can be stored in a slab: a whole number from 0 below WIDE_DISTANCE. */
 export function fitsSlab(distance: number): boolean {
-  return (distance | 0) === distance && distance !== NO_DISTANCE;
+  return (distance & 0xffff) === distance && distance < WIDE_DISTANCE;
 }
 
 export class PairSlab {
-  private readonly slabs: Int32Array[] = [];
+  private readonly slabs: Uint16Array[] = [];
   /** The next block of each block's chain (END at the end); free blocks are chained the same way. */
   private next = new Int32Array(1_024);
   private blocks = 0;
@@ -32,7 +36,7 @@ export class PairSlab {
     } else {
       block = this.blocks++;
       if (block >>> BLOCKS_PER_SLAB_SHIFT >= this.slabs.length)
-        this.slabs.push(new Int32Array(BLOCKS_PER_SLAB * BLOCK_INTS));
+        this.slabs.push(new Uint16Array(BLOCKS_PER_SLAB * BLOCK_VALUES));
       if (block >= this.next.length) {
         const grown = new Int32Array(this.next.length * 2);
         grown.set(this.next);
@@ -44,10 +48,10 @@ export class PairSlab {
     return block;
   }
 
-  /** Stores pair `slot` (0..BLOCK_PAIRS-1) of a block; both values must fit (see fitsSlab or NO_DISTANCE). */
+  /** Stores pair `slot` (0..BLOCK_PAIRS-1) of a block; both values fit (fitsSlab) or are NO_ or WIDE_DISTANCE. */
   setPair(block: number, slot: number, start: number, finish: number): void {
     const slab = this.slabs[block >>> BLOCKS_PER_SLAB_SHIFT]!;
-    const at = (block & (BLOCKS_PER_SLAB - 1)) * BLOCK_INTS + slot * 2;
+    const at = (block & (BLOCKS_PER_SLAB - 1)) * BLOCK_VALUES + slot * 2;
     slab[at] = start;
     slab[at + 1] = finish;
   }
@@ -59,7 +63,7 @@ export class PairSlab {
       const slot = i % BLOCK_PAIRS;
       if (slot === 0 && i > 0) block = this.next[block]!;
       const slab = this.slabs[block >>> BLOCKS_PER_SLAB_SHIFT]!;
-      const at = (block & (BLOCKS_PER_SLAB - 1)) * BLOCK_INTS + slot * 2;
+      const at = (block & (BLOCKS_PER_SLAB - 1)) * BLOCK_VALUES + slot * 2;
       visit(slab[at]!, slab[at + 1]!);
     }
   }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FinishedShift } from '../../src/domain/finished-shift.js';
 import { GroupAccumulator } from '../../src/pipeline/group-accumulator.js';
-import { NO_DISTANCE, PairSlab } from '../../src/pipeline/pair-slab.js';
+import { NO_DISTANCE, PairSlab, WIDE_DISTANCE } from '../../src/pipeline/pair-slab.js';
 import { referenceStats } from './support/reference-stats.js';
 import { shiftRow } from './support/shift-rows.js';
 
@@ -24,14 +24,23 @@ function shift(
   };
 }
 
-// Mostly small distances; now and then one beyond int32 (kept outside the slab) but small enough
-// that the float reference stays exact to 2 decimals.
+// Mostly small distances (validated integers); now and then one the slab cannot hold (kept in the
+// group's wide list) or one at its markers, small enough that the float reference stays exact.
 const distance = fc.oneof(
   { weight: 6, arbitrary: fc.integer({ min: 0, max: 400 }) },
   { weight: 2, arbitrary: fc.constant(null) },
   {
     weight: 1,
-    arbitrary: fc.constantFrom(NO_DISTANCE, NO_DISTANCE + 1, 2 ** 31 - 1, 2 ** 31, -(2 ** 33), 2 ** 33),
+    arbitrary: fc.constantFrom(
+      WIDE_DISTANCE - 1,
+      WIDE_DISTANCE,
+      NO_DISTANCE,
+      NO_DISTANCE + 1,
+      -1,
+      2 ** 31,
+      -(2 ** 33),
+      2 ** 33,
+    ),
   },
 );
 const group = fc.oneof({ weight: 8, arbitrary: fc.constant(0) }, fc.integer({ min: 1, max: 2 }));
