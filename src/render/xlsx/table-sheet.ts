@@ -37,7 +37,8 @@ const MAX_BYTES_PER_UNIT = 3;
 
 /** The parts of exceljs's streaming worksheet its type declarations leave out. */
 interface WorksheetWriterInternals {
-  readonly stream: { write(chunk: Buffer): unknown };
+  /** exceljs's StreamBuf; in batch mode it copies what is written into its own buffers at once. */
+  readonly stream: { write(chunk: Buffer): unknown; readonly batch?: boolean };
   readonly workbook: { readonly styles: StyleRegistry };
 }
 
@@ -119,9 +120,12 @@ export class TableSheet {
   /** Hands the encoded rows to the sheet's stream (the pacer then sees them as backlog). */
   flush(): void {
     if (this.blockUsed === 0) return;
-    this.internals.stream.write(this.block.subarray(0, this.blockUsed));
-    // A new block: the stream may still hold the one just written.
-    this.block = Buffer.allocUnsafe(BLOCK_BYTES);
+    const stream = this.internals.stream;
+    stream.write(this.block.subarray(0, this.blockUsed));
+    // The block is reused when the sheet's stream has copied it (exceljs writes sheets in batch
+    // mode): a fresh 64 KiB per block is ~2 GB of short-lived buffers at 1M rows, which the
+    // collector frees late. Otherwise the stream may still hold it, and a new one is taken.
+    if (stream.batch !== true) this.block = Buffer.allocUnsafe(BLOCK_BYTES);
     this.blockUsed = 0;
   }
 
