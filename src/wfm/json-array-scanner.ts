@@ -413,8 +413,8 @@ export class JsonArrayScanner {
     const length = end - this.#pendingStart;
     // One buffer for every batch: the text is decoded out of it at once, and a fresh one per batch
     // would be ~1 GB of short-lived memory outside the heap at 1M rows, which the collector frees late.
-    if (this.#text.length < length + 2)
-      this.#text = Buffer.allocUnsafe(Math.max(length + 2, this.#text.length * 2));
+    // (Not doubled: a batch is usually batchBytes, now and then a whole large chunk.)
+    if (this.#text.length < length + 2) this.#text = Buffer.allocUnsafe(length + 2);
     const text = this.#text;
     text[0] = OPEN_BRACKET;
     let at = 1;
