@@ -66,13 +66,6 @@ const LINES: Record<string, BenchLine> = {
     rssLimitMb: EXPORT_RSS_LIMIT_MB,
     byStageTime: false,
   },
-  'sheet-prototype': {
-    name: 'sheet xml+zlib',
-    kind: 'sheet-prototype',
-    what: 'prototype: Shifts sheet XML deflated at level 1, no exceljs',
-    rssLimitMb: EXPORT_RSS_LIMIT_MB,
-    byStageTime: true,
-  },
   'xlsx-render-thread': {
     name: 'xlsx stage (thread)',
     kind: 'xlsx-render-thread',
@@ -91,7 +84,8 @@ const LINES: Record<string, BenchLine> = {
 
 function line(kind: string): BenchLine {
   const found = LINES[kind];
-  if (found === undefined) throw new Error(`no bench line ${kind}`);
+  if (found === undefined)
+    throw new Error(`no bench line ${kind} (one of: ${Object.keys(LINES).join(', ')})`);
   return found;
 }
 
@@ -104,7 +98,7 @@ export function headlineLines(formats: string | undefined): BenchLine[] {
     line('ingest'),
     line('stages'),
     ...e2e.map(line),
-    ...(wantsXlsx ? [line('xlsx-render'), line('xlsx-render-thread'), line('sheet-prototype')] : []),
+    ...(wantsXlsx ? [line('xlsx-render'), line('xlsx-render-thread')] : []),
   ];
 }
 

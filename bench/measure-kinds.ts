@@ -24,7 +24,6 @@ export const MEASURE_KINDS = [
   'csv,xlsx',
   'xlsx-render',
   'xlsx-render-thread',
-  'sheet-prototype',
 ] as const;
 export type MeasureKind = (typeof MEASURE_KINDS)[number];
 
@@ -63,8 +62,6 @@ export async function measure(input: MeasureInput): Promise<MeasureOutcome> {
       return xlsxRender(input, 'this-thread');
     case 'xlsx-render-thread':
       return xlsxRender(input, 'thread');
-    case 'sheet-prototype':
-      return sheetPrototype(input);
     default:
       return exportEndToEnd(input, input.kind);
   }
@@ -206,13 +203,4 @@ async function sampleRecords(input: MeasureInput, wanted: number): Promise<Shift
   } finally {
     await client.close();
   }
-}
-
-/** The prototype sheet writer (sheet-xml-prototype.ts) on the same records, timed alike. */
-async function sheetPrototype(input: MeasureInput): Promise<MeasureOutcome> {
-  const records = await sampleRecords(input, Math.min(input.rows, 50_000));
-  const { renderSheetPrototype } = await import('./sheet-xml-prototype.js');
-  const t0 = performance.now();
-  const bytes = await renderSheetPrototype(records, input.rows);
-  return { rows: input.rows, bytes, stageMs: performance.now() - t0 };
 }

@@ -47,7 +47,8 @@ const k = (n: number | undefined): string => (n === undefined ? '' : `${Math.rou
 
 function historyRow(record: BenchRecord): string {
   const date = record.startedAt.toISOString().slice(0, 16).replace('T', ' ');
-  const node = String(record.machine['node']);
+  const options = String(record.machine['nodeOptions'] ?? '');
+  const node = String(record.machine['node']) + (options === '' ? '' : ` (${options})`);
   if (record.scale !== undefined) {
     const cells = record.scale.map(
       (s) => `${k(s.size)}: ${k(s.summary.rowsPerSecond)}/s ${s.summary.peakRssMb.toFixed(0)} MB`,
@@ -62,5 +63,6 @@ function historyRow(record: BenchRecord): string {
   const cells = ['ceiling', 'ingest', 'stages', 'csv', 'csv,xlsx', 'xlsx-render'].map((kind) =>
     k(by(kind)?.rowsPerSecond),
   );
-  return `| ${date} | ${node} | ${k(rows)} rows, ${String(record.options['dest'])} | ${cells.join(' | ')} | ${rss.toFixed(0)} |`;
+  const runs = String(record.options['runs'] ?? '');
+  return `| ${date} | ${node} | ${k(rows)} rows, ${String(record.options['dest'])}, ${runs} run(s) | ${cells.join(' | ')} | ${rss.toFixed(0)} |`;
 }

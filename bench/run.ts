@@ -8,7 +8,7 @@
 //   --sizes A,B,..    the sizes of --scale instead (e.g. 100000,300000)
 //   --client          the client alone (ceiling, ingest): rows/s and peak RSS, RSS < 150 MB
 //   --lines K,K,..    only these lines, by kind (ceiling, ingest, stages, csv, xlsx, csv,xlsx is
-//                     written csv+xlsx here, xlsx-render, xlsx-render-thread, sheet-prototype)
+//                     written csv+xlsx here, xlsx-render, xlsx-render-thread)
 //   --no-record       print only: no bench/results/*.json, no README history row (CI smoke)
 //
 // The sandbox runs in a child process; each measured run in another (measure.ts), so its CPU time
@@ -43,28 +43,65 @@ const END_DATE = '2024-03-31';
 const DAYS = 28;
 const SCALE_ROWS = [100_000, 300_000, 1_000_000, 3_000_000];
 
-const { values } = parseArgs({
-  options: {
-    rows: { type: 'string', default: '1000000' },
-    formats: { type: 'string' },
-    dest: { type: 'string', default: 'local' },
-    runs: { type: 'string', default: '3' },
-    scale: { type: 'boolean', default: false },
-    client: { type: 'boolean', default: false },
-    sizes: { type: 'string' },
-    lines: { type: 'string' },
-    'no-record': { type: 'boolean', default: false },
-  },
-});
+const USAGE =
+  'usage: npm run bench -- [--rows N] [--runs N] [--formats csv|xlsx|csv,xlsx] [--dest local|s3]\n' +
+  '                        [--lines K,K..] [--scale [--sizes A,B..]] [--client] [--no-record]\n' +
+  '(each flag is described at the top of bench/run.ts and in bench/README.md)';
+
+/** A bad flag stops the bench with one line that names it. */
+function usageError(message: string): never {
+  process.stderr.write(`bench: ${message} (see npm run bench -- --help)\n`);
+  process.exit(2);
+}
+
+function parseFlags(): ReturnType<typeof parse> {
+  try {
+    return parse();
+  } catch (error) {
+    return usageError((error as Error).message);
+  }
+}
+
+function parse() {
+  return parseArgs({
+    options: {
+      rows: { type: 'string', default: '1000000' },
+      formats: { type: 'string' },
+      dest: { type: 'string', default: 'local' },
+      runs: { type: 'string', default: '3' },
+      scale: { type: 'boolean', default: false },
+      client: { type: 'boolean', default: false },
+      sizes: { type: 'string' },
+      lines: { type: 'string' },
+      'no-record': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+}
+
+const { values } = parseFlags();
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
 const rows = wholeNumber(values.rows, '--rows');
 const runs = wholeNumber(values.runs, '--runs');
 if (values.dest !== 'local' && values.dest !== 's3')
-  throw new Error(`--dest must be local or s3, not ${values.dest}`);
+  usageError(`--dest must be local or s3, not ${values.dest}`);
 const lastDay = parseDay(END_DATE) ?? 0;
 const period: Period = { from: formatDay(lastDay - DAYS + 1), to: END_DATE };
 
+/** The lines a flag names; an unknown one stops the bench like a bad flag. */
+function selected<T>(choose: () => T): T {
+  try {
+    return choose();
+  } catch (error) {
+    return usageError((error as Error).message);
+  }
+}
+
 function wholeNumber(text: string, flag: string): number {
-  if (!/^[1-9]\d*$/.test(text)) throw new Error(`${flag} must be a positive whole number, not ${text}`);
+  if (!/^[1-9]\d*$/.test(text)) usageError(`${flag} must be a positive whole number, not ${text}`);
   return Number(text);
 }
 
@@ -161,6 +198,8 @@ function machine(): Record<string, unknown> {
     cpus: list.length,
     model: list[0]?.model ?? 'unknown',
     node: process.version,
+    // V8 flags change what the bench measures (Node 24 defaults to a 64 MB young generation).
+    nodeOptions: process.env['NODE_OPTIONS'] ?? '',
     platform: `${process.platform} ${process.arch}`,
     totalMemMb: Math.round(totalmem() / 2 ** 20),
     freeMemMbAtStart: Math.round(freemem() / 2 ** 20),
@@ -172,7 +211,7 @@ const facts = machine();
 process.stderr.write(`bench: ${JSON.stringify(facts)}\n`);
 if (values.scale) {
   const scale: ScaleSummary[] = [];
-  const line = e2eLine(values.formats);
+  const line = selected(() => e2eLine(values.formats));
   const sizes =
     values.sizes === undefined
       ? SCALE_ROWS
@@ -186,11 +225,13 @@ if (values.scale) {
   if (!values['no-record'])
     recordResults({ startedAt, machine: facts, mode: 'scale', options: values, scale });
 } else {
-  const lines = values.client
-    ? clientLines()
-    : values.lines !== undefined
-      ? linesByKind(values.lines.split(',').map((kind) => kind.trim().replace('+', ',')))
-      : headlineLines(values.formats);
+  const lines = selected(() =>
+    values.client
+      ? clientLines()
+      : values.lines !== undefined
+        ? linesByKind(values.lines.split(',').map((kind) => kind.trim().replace('+', ',')))
+        : headlineLines(values.formats),
+  );
   process.stderr.write(
     `bench: ${rows} rows, ${runs} run(s) per line, period ${period.from}..${period.to}, dest ${values.dest}\n`,
   );
