@@ -15,6 +15,10 @@ RUN npm run build
 
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
+# Node 24's V8 gives the young generation 64 MB semi-spaces by default (Node 20: 16 MB): a 1M-row
+# CSV export then peaks at ~350 MB instead of ~250 MB, for ~5% less CPU (bench/README.md).
+# A small container wants the memory; override NODE_OPTIONS to trade it back.
+ENV NODE_OPTIONS=--max-semi-space-size=16
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY stubs ./stubs
