@@ -2,11 +2,12 @@
 // (the default), or the same writer in a worker thread (threaded-workbook.ts) that renders on the
 // second core. Both write the same bytes; the use case sees one small interface.
 //
-// Why this thread by default (bench/README.md, 100k rows, A/B on the same sandbox): with exceljs at
-// ~100 CPU-µs a row the thread is the bottleneck either way, so moving it gains little, and shipping
-// the shifts across (~15 CPU-µs a row) plus a second V8 heap cost more — measured 10–25% slower wall
-// and ~+100 MB peak RSS on this 2-core machine. The thread pays off once rendering a row costs about
-// what ingest + CSV cost; it is kept, tested byte-identical, for that.
+// Why this thread by default (bench/README.md, 1M rows, Node 20): with rows written as XML directly
+// the workbook costs ~31 CPU-µs a row here, ~13 of them in zlib on libuv's thread pool already. The
+// worker thread rendered the stage at 31k vs 39k rows/s here and, at 300k rows, finished a CSV+XLSX
+// export 14% sooner for +20% CPU and +140 MB peak RSS: the shifts cross as JSON (~15 µs a row) and a
+// second V8 heap holds exceljs and its garbage. On a small container the memory matters more; the
+// thread is kept, tested byte-identical, for machines with cores and memory to spare.
 
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
