@@ -5,10 +5,10 @@
 // cost per row is memory traffic, not arithmetic. A small group therefore keeps its distances as
 // (start, finish) uint16 pairs in the aggregate's shared PairSlab (at most SPILL_AT pairs, 16 KiB),
 // and only a group that grows past that moves them into two DistanceDistributions, which from then
-// on take its distances directly (by then in flat counts). A distance the slab cannot hold (65,534
-// or more, or negative; distances are validated integers) is marked WIDE_DISTANCE there and kept, in order, in the group's
-// own `wide` list. The statistics of a small group are read by sorting its pairs in shared scratch
-// arrays.
+// on take its distances directly (by then in flat counts). A distance the slab cannot hold
+// (65,534 or more, or negative; distances are validated integers) is marked WIDE_DISTANCE there
+// and kept, in order, in the group's own `wide` list. The statistics of a small group are read by
+// sorting its pairs in shared scratch arrays.
 
 import type { FinishedShift } from '../domain/finished-shift.js';
 import type { GroupStats } from '../domain/summary.js';
@@ -182,7 +182,7 @@ export class GroupAccumulator {
     if (++this.pendingPairs >= SPILL_AT) this.spill();
   }
 
-  /** Moves the SPILL_AT pending pairs into the two distributions, which from now on take every distance. */
+  /** Moves the SPILL_AT pending pairs into two distributions, which from now on take every distance. */
   private spill(): void {
     // Past SPILL_AT pairs the group is large: flat counts from the start.
     const starts = new DistanceDistribution(true);
