@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
@@ -140,6 +141,49 @@ describe('shift-export run', () => {
     const a = readFileSync(join(exportDir(dest), 'shifts.csv'));
     const b = readFileSync(join(realpathSync(join(other, `${PERIOD.from}_${PERIOD.to}`)), 'shifts.csv'));
     expect(a.equals(b)).toBe(true);
+  });
+});
+
+describe('shift-export run loads only what the export needs', () => {
+  // Each package resolved by the child is named on its stderr (test/support/module-log).
+  const moduleLog = pathToFileURL(
+    fileURLToPath(new URL('../support/module-log/register.mjs', import.meta.url)),
+  ).href;
+  const packagesOf = (stderr: string): string[] =>
+    stderr
+      .split('\n')
+      .filter((line) => line.startsWith('module-log: '))
+      .map((line) => line.slice('module-log: '.length));
+  const exportAs = (format: string) =>
+    runCli(
+      [
+        'run',
+        '--from',
+        PERIOD.from,
+        '--to',
+        PERIOD.to,
+        '--dest',
+        mkdtempSync(join(tmpdir(), 'modules-')),
+        '--format',
+        format,
+      ],
+      { ...baseEnv, NODE_OPTIONS: `--import=${moduleLog}` },
+    );
+
+  it('loads neither the AWS SDK nor exceljs for a local CSV export (~15 MB of memory)', async () => {
+    const run = await exportAs('csv');
+    expect(run.code).toBe(0);
+    const packages = packagesOf(run.stderr);
+    expect(packages).toContain('undici');
+    expect(packages.filter((p) => p.startsWith('@aws-sdk/') || p === 'exceljs')).toEqual([]);
+  });
+
+  it('loads exceljs, still not the AWS SDK, for a local workbook', async () => {
+    const run = await exportAs('csv,xlsx');
+    expect(run.code).toBe(0);
+    const packages = packagesOf(run.stderr);
+    expect(packages).toContain('exceljs');
+    expect(packages.filter((p) => p.startsWith('@aws-sdk/'))).toEqual([]);
   });
 });
 
