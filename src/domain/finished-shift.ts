@@ -47,6 +47,12 @@ export const finishedShiftSchema = z.object({
 });
 
 export type FinishedShift = z.infer<typeof finishedShiftSchema>;
+export type FinishedShiftField = keyof FinishedShift;
+
+/** Every member of a finished shift, in the spec's order (the schema declares them in it). */
+export const FINISHED_SHIFT_FIELDS = Object.freeze(
+  Object.keys(finishedShiftSchema.shape) as FinishedShiftField[],
+);
 
 /** The fields the spec marks nullable: a wrong type there does not make a row unplaceable. */
 export const NULLABLE_SHIFT_FIELDS = [

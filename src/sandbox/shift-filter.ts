@@ -6,7 +6,8 @@
 
 import { parseLocalDateTimeSeconds } from '../domain/local-date-time.js';
 import { FilterSyntaxError, type FilterNode } from './postgrest-filter.js';
-import { SHIFT_COLUMNS, type ShiftColumn, type ShiftRow } from './shift-row.js';
+import { FINISHED_SHIFT_FIELDS } from '../domain/finished-shift.js';
+import type { ShiftColumn, ShiftRow } from './shift-row.js';
 
 export type ColumnType = 'integer' | 'number' | 'boolean' | 'text' | 'timestamp';
 
@@ -43,7 +44,7 @@ export const SHIFT_COLUMN_TYPES: Readonly<Record<ShiftColumn, ColumnType>> = {
 };
 
 export function isShiftColumn(name: string): name is ShiftColumn {
-  return (SHIFT_COLUMNS as readonly string[]).includes(name);
+  return (FINISHED_SHIFT_FIELDS as readonly string[]).includes(name);
 }
 
 export function checkColumn(name: string): ShiftColumn {

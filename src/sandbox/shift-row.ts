@@ -4,7 +4,12 @@
 // in millionths of a degree). The two LocalDateTime columns are built only when read.
 
 import { formatDateTime } from '../domain/civil-time.js';
-import type { FinishedShift, OrgLevel } from '../domain/finished-shift.js';
+import {
+  FINISHED_SHIFT_FIELDS,
+  type FinishedShift,
+  type FinishedShiftField,
+  type OrgLevel,
+} from '../domain/finished-shift.js';
 
 export class ShiftRow {
   id = 0;
@@ -67,43 +72,11 @@ export function localDateTimeText(seconds: number, fractionDigits: number, fract
   return fractionDigits === 0 ? text : `${text}.${String(fraction).padStart(fractionDigits, '0')}`;
 }
 
-export const SHIFT_COLUMNS = [
-  'id',
-  'user_id',
-  'user_login',
-  'user_org_level',
-  'user_position',
-  'user_display_name',
-  'division_id',
-  'division_name',
-  'region_id',
-  'region_name',
-  'shop_id',
-  'shop_sap',
-  'shop_locality',
-  'shop_address',
-  'start_time',
-  'start_time_offset',
-  'finish_time',
-  'finish_time_offset',
-  'duration',
-  'comment',
-  'start_location_lat',
-  'start_location_lon',
-  'start_location_distance',
-  'start_location_match',
-  'finish_location_lat',
-  'finish_location_lon',
-  'finish_location_distance',
-  'finish_location_match',
-  'auto_finished',
-] as const satisfies readonly (keyof FinishedShift)[];
-
-export type ShiftColumn = (typeof SHIFT_COLUMNS)[number];
+export type ShiftColumn = FinishedShiftField;
 
 /** A plain object copy in the spec's member order (for invalid variants, `select` and tests). */
 export function toFinishedShift(row: ShiftRow): FinishedShift {
   const out: Record<string, unknown> = {};
-  for (const column of SHIFT_COLUMNS) out[column] = row[column];
+  for (const column of FINISHED_SHIFT_FIELDS) out[column] = row[column];
   return out as FinishedShift;
 }
