@@ -6,6 +6,7 @@
 // period is counted once, as outside_window. A rejected row does not claim its id, so a later valid
 // copy of it is still exported.
 
+import type { ExportCounts } from '../domain/export-counts.js';
 import type { Period } from '../domain/period.js';
 import type { RejectedRow } from '../domain/rejected-row.js';
 import type { ShiftRecord } from '../domain/shift-record.js';
@@ -20,17 +21,6 @@ import { businessDayWindow, isInWindow, type BusinessDayWindow } from './window.
 export interface ShiftSink {
   shift(record: ShiftRecord): void;
   rejected(row: RejectedRow): void;
-}
-
-/** The manifest's `counts`, with its exact names. */
-export interface PipelineCounts {
-  readonly fetched: number;
-  readonly exported: number;
-  readonly rejected: number;
-  readonly duplicates: number;
-  readonly outside_window: number;
-  /** Exported rows with at least one quality flag. */
-  readonly flagged: number;
 }
 
 export interface ShiftPipelineOptions {
@@ -81,7 +71,7 @@ export class ShiftPipeline {
     }
   }
 
-  get counts(): PipelineCounts {
+  get counts(): ExportCounts {
     return {
       fetched: this.fetched,
       exported: this.exported,

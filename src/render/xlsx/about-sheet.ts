@@ -4,6 +4,7 @@
 
 import type { Style } from 'exceljs';
 import type { Column } from '../../domain/column.js';
+import type { ExportCounts } from '../../domain/export-counts.js';
 import type { Period } from '../../domain/period.js';
 import { parseDay } from '../../domain/civil-time.js';
 import { REJECTED_COLUMNS } from '../../domain/rejected-row.js';
@@ -24,18 +25,6 @@ import { BOLD_FONT, DATE_FORMAT, EXCEL_MAX_CELL_TEXT, TEXT_FORMAT, type XlsxValu
 export const BUSINESS_DATE_RULE =
   'A shift counts for the local date of its start: start_time + start_time_offset.';
 
-/** The export's counts, named as in manifest.json. */
-export interface WorkbookCounts {
-  /** Rows received from the source. */
-  readonly fetched: number;
-  readonly exported: number;
-  readonly rejected: number;
-  readonly duplicates: number;
-  readonly outside_window: number;
-  /** Exported shifts with at least one quality flag. */
-  readonly flagged: number;
-}
-
 /** What the About sheet says about the export; given to finish(). */
 export interface WorkbookAbout {
   readonly period: Period;
@@ -46,7 +35,7 @@ export interface WorkbookAbout {
   readonly timeZone?: string;
   /** The WFM base URL the rows came from (never a token). */
   readonly sourceBaseUrl: string;
-  readonly counts: WorkbookCounts;
+  readonly counts: ExportCounts;
   readonly exportId?: string;
   readonly toolVersion?: string;
 }
@@ -58,7 +47,7 @@ export interface WorkbookFacts {
   readonly shiftSheetNames: readonly string[];
 }
 
-export const COUNT_MEANINGS: Readonly<Record<keyof WorkbookCounts, string>> = {
+export const COUNT_MEANINGS: Readonly<Record<keyof ExportCounts, string>> = {
   fetched: 'Rows received from the source for the period, widened by the possible UTC offsets.',
   exported: 'Shifts on the Shifts sheet(s): placed, inside the period, first of their id.',
   rejected: 'Rows that could not be placed (see the Rejected sheet).',
@@ -162,7 +151,7 @@ export function aboutRows(about: WorkbookAbout, facts: WorkbookFacts): AboutRow[
     { values: [] },
     { values: ['Counts', 'Value', 'Meaning'], bold: true },
   );
-  for (const key of Object.keys(COUNT_MEANINGS) as (keyof WorkbookCounts)[]) {
+  for (const key of Object.keys(COUNT_MEANINGS) as (keyof ExportCounts)[]) {
     rows.push({ values: [key, about.counts[key], COUNT_MEANINGS[key]] });
   }
   rows.push({ values: [] }, { values: ['Quality flag', 'Meaning'], bold: true });

@@ -25,7 +25,7 @@ import { WritePacer, type PacerStats } from './write-pacer.js';
 import { cellStyleOf, columnWidthOf, xlsxValue } from './xlsx-cells.js';
 import { XlsxWriteError, XlsxWriterClosedError } from './xlsx-write-error.js';
 
-export type { WorkbookAbout, WorkbookCounts } from './about-sheet.js';
+export type { WorkbookAbout } from './about-sheet.js';
 export { BUSINESS_DATE_RULE } from './about-sheet.js';
 
 /** Data rows per sheet: Excel's 1,048,576 rows less the header. */
