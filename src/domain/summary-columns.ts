@@ -169,6 +169,29 @@ function statColumns<R extends HasStats>(): Column<R>[] {
   ];
 }
 
+/** The name columns several summaries share (the description says whose name it is). */
+function divisionNameColumn<R extends { readonly divisionName: string }>(description: string): Column<R> {
+  return {
+    name: 'division_name',
+    header: 'Division',
+    kind: 'text',
+    width: 24,
+    description,
+    value: (r) => r.divisionName,
+  };
+}
+
+function regionNameColumn<R extends { readonly regionName: string }>(description: string): Column<R> {
+  return {
+    name: 'region_name',
+    header: 'Region',
+    kind: 'text',
+    width: 24,
+    description,
+    value: (r) => r.regionName,
+  };
+}
+
 export const DIVISION_SUMMARY_COLUMNS: readonly Column<DivisionSummary>[] = [
   {
     name: 'division_id',
@@ -186,14 +209,7 @@ export const DIVISION_SUMMARY_COLUMNS: readonly Column<DivisionSummary>[] = [
     description: 'externalId of the division.',
     value: (r) => r.divisionExternalId,
   },
-  {
-    name: 'division_name',
-    header: 'Division',
-    kind: 'text',
-    width: 24,
-    description: 'Name of the division.',
-    value: (r) => r.divisionName,
-  },
+  divisionNameColumn('Name of the division.'),
   ...statColumns<DivisionSummary>(),
 ];
 
@@ -206,14 +222,7 @@ export const REGION_SUMMARY_COLUMNS: readonly Column<RegionSummary>[] = [
     description: 'Region identifier.',
     value: (r) => r.regionId,
   },
-  {
-    name: 'region_name',
-    header: 'Region',
-    kind: 'text',
-    width: 24,
-    description: 'Name of the region.',
-    value: (r) => r.regionName,
-  },
+  regionNameColumn('Name of the region.'),
   {
     name: 'division_id',
     header: 'Division ID',
@@ -222,14 +231,7 @@ export const REGION_SUMMARY_COLUMNS: readonly Column<RegionSummary>[] = [
     description: 'Division of the region.',
     value: (r) => r.divisionId,
   },
-  {
-    name: 'division_name',
-    header: 'Division',
-    kind: 'text',
-    width: 24,
-    description: 'Name of the division.',
-    value: (r) => r.divisionName,
-  },
+  divisionNameColumn('Name of the division.'),
   ...statColumns<RegionSummary>(),
 ];
 
@@ -258,22 +260,8 @@ export const SHOP_SUMMARY_COLUMNS: readonly Column<ShopSummary>[] = [
     description: 'Shop name.',
     value: (r) => r.shopLocality,
   },
-  {
-    name: 'region_name',
-    header: 'Region',
-    kind: 'text',
-    width: 24,
-    description: 'Region of the shop.',
-    value: (r) => r.regionName,
-  },
-  {
-    name: 'division_name',
-    header: 'Division',
-    kind: 'text',
-    width: 24,
-    description: 'Division of the shop.',
-    value: (r) => r.divisionName,
-  },
+  regionNameColumn('Region of the shop.'),
+  divisionNameColumn('Division of the shop.'),
   ...statColumns<ShopSummary>(),
 ];
 
