@@ -4,16 +4,13 @@
 
 import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApi } from '../../src/api/build-api.js';
-import { DestinationPool } from '../../src/api/destination-pool.js';
-import { loadS3Config } from '../../src/config.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { waitForJob } from '../../src/queue/wait-for-job.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import { startHarness, type Harness } from '../queue/support/queue-harness.js';
+import { startHarnessApi, type HarnessApi } from './support/harness-api.js';
 
 const TOKENS = ['first-token-0123456789', 'second-token-abcdefghij'] as const;
 const DAY = '2024-03-30';
@@ -21,33 +18,18 @@ const DAY = '2024-03-30';
 let redis: RedisServer;
 let sandbox: RunningSandbox;
 let harness: Harness;
-let app: FastifyInstance;
+let api: HarnessApi;
 let base: string;
 
 beforeAll(async () => {
   [redis, sandbox] = await Promise.all([startRedisServer(), startTestSandbox({ rows: 500 })]);
   harness = await startHarness({ redisUrl: redis.url, sandboxUrl: sandbox.url });
-  app = await buildApi({
-    queue: harness.producer.queue,
-    redis: harness.producer.connection,
-    prefix: harness.prefix,
-    exportConfig: harness.exportConfig,
-    tokens: TOKENS,
-    bodyLimitBytes: 1024,
-    destinations: new DestinationPool(
-      harness.exportConfig.dest,
-      () => loadS3Config(harness.env),
-      harness.logger,
-    ),
-    logger: harness.logger,
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+  api = await startHarnessApi(harness, { tokens: TOKENS, bodyLimitBytes: 1024 });
+  base = api.base;
 });
 
 afterAll(async () => {
-  await app?.close();
+  await api?.close();
   await harness?.stop();
   await Promise.all([redis?.stop(), sandbox?.close()]);
 });

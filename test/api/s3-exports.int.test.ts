@@ -4,11 +4,7 @@
 
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApi } from '../../src/api/build-api.js';
-import { DestinationPool } from '../../src/api/destination-pool.js';
-import { loadS3Config } from '../../src/config.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { enqueueBackfill, enqueueExport } from '../../src/queue/enqueue-export.js';
 import { exportJobData } from '../../src/queue/export-job-data.js';
@@ -18,6 +14,7 @@ import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startTestS3Server, type TestS3Server } from '../support/s3-server.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import { startHarness, type Harness } from '../queue/support/queue-harness.js';
+import { startHarnessApi, type HarnessApi } from './support/harness-api.js';
 
 const DAY = '2024-03-29';
 const TOKEN = 'api-token-for-s3-tests';
@@ -26,7 +23,7 @@ let redis: RedisServer;
 let sandbox: RunningSandbox;
 let s3: TestS3Server;
 let harness: Harness;
-let app: FastifyInstance;
+let api: HarnessApi;
 let base: string;
 let dest: string;
 
@@ -47,27 +44,12 @@ beforeAll(async () => {
     env: { EXPORT_DEST: dest, S3_ENDPOINT: s3.endpoint, S3_FORCE_PATH_STYLE: 'true', S3_PART_SIZE_MB: '5' },
   });
   await harness.startWorker();
-  app = await buildApi({
-    queue: harness.producer.queue,
-    redis: harness.producer.connection,
-    prefix: harness.prefix,
-    exportConfig: harness.exportConfig,
-    tokens: [TOKEN],
-    bodyLimitBytes: 4096,
-    destinations: new DestinationPool(
-      harness.exportConfig.dest,
-      () => loadS3Config(harness.env),
-      harness.logger,
-    ),
-    logger: harness.logger,
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+  api = await startHarnessApi(harness, { tokens: [TOKEN], bodyLimitBytes: 4096 });
+  base = api.base;
 });
 
 afterAll(async () => {
-  await app?.close();
+  await api?.close();
   await harness?.stop();
   await s3?.cleanup();
   await Promise.all([redis?.stop(), sandbox?.close(), s3?.stop()]);
