@@ -240,6 +240,43 @@ describe('JsonArrayScanner', () => {
     expect(kindOf(scanAll(bytes, everyByte, { ...LARGE, batchBytes: 1 }))).toBe(kind);
   });
 
+  it('decodes malformed UTF-8 and BOMs inside strings as JSON.parse of the whole body does', () => {
+    // Bytes that are not valid UTF-8 (lone continuation bytes, truncated and overlong sequences,
+    // surrogates) and U+FEFF, inside strings of rows split anywhere.
+    const oddBytes = fc
+      .uint8Array({ maxLength: 12 })
+      .map((b) => b.map((x) => (x < 0x20 || x === 0x22 || x === 0x5c ? 0x80 | x : x)));
+    const special = fc.constantFrom(
+      [0xef, 0xbb, 0xbf],
+      [0xed, 0xa0, 0x80],
+      [0xc0, 0xaf],
+      [0xf0, 0x9f, 0x98],
+      [0xe2, 0x80],
+    );
+    const piece = fc.oneof(
+      oddBytes,
+      special.map((b) => Uint8Array.from(b)),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(piece, { maxLength: 4 }), { minLength: 1, maxLength: 5 }).chain((strings) => {
+          const parts: Buffer[] = [bytesOf('[')];
+          strings.forEach((pieces, i) => {
+            if (i > 0) parts.push(bytesOf(','));
+            parts.push(bytesOf('{"s":"'), ...pieces.map((p) => Buffer.from(p)), bytesOf('"}'));
+          });
+          parts.push(bytesOf(']'));
+          const bytes = Buffer.concat(parts);
+          return fc.tuple(fc.constant(bytes), cutsFor(bytes.length), batchBytes);
+        }),
+        ([bytes, cuts, batch]) => {
+          expect(scanAll(bytes, cuts, { ...LARGE, batchBytes: batch })).toEqual(reference(bytes));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it('rejects a body whose separator between two rows is not a comma', () => {
     fc.assert(
       fc.property(
