@@ -3,6 +3,7 @@
 // CPU time (all threads) and peak RSS belong to this run alone.
 
 import { performance } from 'node:perf_hooks';
+import { limitHeapGrowth } from '../src/heap-growth.js';
 import { measure, type MeasureInput } from './measure-kinds.js';
 
 export interface MeasureResult {
@@ -15,6 +16,8 @@ export interface MeasureResult {
   readonly peakRssMb: number;
 }
 
+// As the CLI does, so that every line measures the heap the product runs with.
+limitHeapGrowth();
 const input = JSON.parse(process.argv[2] ?? '{}') as MeasureInput;
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();

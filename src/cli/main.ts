@@ -2,6 +2,7 @@
 // line on stderr with a non-zero exit code (2 for usage and configuration, 1 for everything else).
 
 import { describeError, ShiftExportError } from '../errors.js';
+import { limitHeapGrowth } from '../heap-growth.js';
 import type { Command, CliIo } from './command.js';
 import { commands } from './commands.js';
 
@@ -60,6 +61,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 
 /** Runs the CLI in this process: what bin/shift-export.js calls. */
 export function runCli(): void {
+  limitHeapGrowth();
   const io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env };
   main(process.argv.slice(2), io).then(
     (code) => {
