@@ -169,27 +169,18 @@ function statColumns<R extends HasStats>(): Column<R>[] {
   ];
 }
 
-/** The name columns several summaries share (the description says whose name it is). */
-function divisionNameColumn<R extends { readonly divisionName: string }>(description: string): Column<R> {
-  return {
-    name: 'division_name',
-    header: 'Division',
-    kind: 'text',
-    width: 24,
-    description,
-    value: (r) => r.divisionName,
-  };
-}
+/** The name columns several summaries share: the row's field, and the column it becomes. */
+const NAME_COLUMNS = {
+  divisionName: { name: 'division_name', header: 'Division' },
+  regionName: { name: 'region_name', header: 'Region' },
+} as const;
 
-function regionNameColumn<R extends { readonly regionName: string }>(description: string): Column<R> {
-  return {
-    name: 'region_name',
-    header: 'Region',
-    kind: 'text',
-    width: 24,
-    description,
-    value: (r) => r.regionName,
-  };
+/** A shared name column (the description says whose name it is). */
+function nameColumn<K extends keyof typeof NAME_COLUMNS, R extends Readonly<Record<K, string>>>(
+  field: K,
+  description: string,
+): Column<R> {
+  return { ...NAME_COLUMNS[field], kind: 'text', width: 24, description, value: (r) => r[field] };
 }
 
 export const DIVISION_SUMMARY_COLUMNS: readonly Column<DivisionSummary>[] = [
@@ -209,7 +200,7 @@ export const DIVISION_SUMMARY_COLUMNS: readonly Column<DivisionSummary>[] = [
     description: 'externalId of the division.',
     value: (r) => r.divisionExternalId,
   },
-  divisionNameColumn('Name of the division.'),
+  nameColumn('divisionName', 'Name of the division.'),
   ...statColumns<DivisionSummary>(),
 ];
 
@@ -222,7 +213,7 @@ export const REGION_SUMMARY_COLUMNS: readonly Column<RegionSummary>[] = [
     description: 'Region identifier.',
     value: (r) => r.regionId,
   },
-  regionNameColumn('Name of the region.'),
+  nameColumn('regionName', 'Name of the region.'),
   {
     name: 'division_id',
     header: 'Division ID',
@@ -231,7 +222,7 @@ export const REGION_SUMMARY_COLUMNS: readonly Column<RegionSummary>[] = [
     description: 'Division of the region.',
     value: (r) => r.divisionId,
   },
-  divisionNameColumn('Name of the division.'),
+  nameColumn('divisionName', 'Name of the division.'),
   ...statColumns<RegionSummary>(),
 ];
 
@@ -260,8 +251,8 @@ export const SHOP_SUMMARY_COLUMNS: readonly Column<ShopSummary>[] = [
     description: 'Shop name.',
     value: (r) => r.shopLocality,
   },
-  regionNameColumn('Region of the shop.'),
-  divisionNameColumn('Division of the shop.'),
+  nameColumn('regionName', 'Region of the shop.'),
+  nameColumn('divisionName', 'Division of the shop.'),
   ...statColumns<ShopSummary>(),
 ];
 
