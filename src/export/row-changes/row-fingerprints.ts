@@ -161,8 +161,7 @@ export class RowFingerprints {
       if (id === last) continue;
       last = id;
       out.writeDoubleLE(id, at);
-      out.writeUInt32LE(hashes.readUInt32LE(i * 8), at + 8);
-      out.writeUInt32LE(hashes.readUInt32LE(i * 8 + 4), at + 12);
+      hashes.copy(out, at + 8, i * 8, i * 8 + 8);
       at += ENTRY_BYTES;
     }
     this.#filled = 0;
