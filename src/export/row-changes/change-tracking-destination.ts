@@ -211,9 +211,9 @@ class ChangeTrackingPublication implements ExportPublication {
       ...(previous === undefined || manifest.previous !== undefined
         ? {}
         : { previous: { export_id: previous.export_id, generated_at: previous.generated_at } }),
-      ...(changes === undefined
+      ...(previous === undefined || changes === undefined
         ? {}
-        : { changes: { previous_export_id: previous?.export_id ?? '', ...changes } }),
+        : { changes: { previous_export_id: previous.export_id, ...changes } }),
     };
   }
 
