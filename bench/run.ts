@@ -54,9 +54,10 @@ function usageError(message: string): never {
   process.exit(2);
 }
 
-function parseFlags(): ReturnType<typeof parse> {
+/** What `choose` returns; a flag it finds bad (it throws) stops the bench like any bad flag. */
+function orUsageError<T>(choose: () => T): T {
   try {
-    return parse();
+    return choose();
   } catch (error) {
     return usageError((error as Error).message);
   }
@@ -79,7 +80,7 @@ function parse() {
   });
 }
 
-const { values } = parseFlags();
+const { values } = orUsageError(parse);
 if (values.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
@@ -90,15 +91,6 @@ if (values.dest !== 'local' && values.dest !== 's3')
   usageError(`--dest must be local or s3, not ${values.dest}`);
 const lastDay = parseDay(END_DATE) ?? 0;
 const period: Period = { from: formatDay(lastDay - DAYS + 1), to: END_DATE };
-
-/** The lines a flag names; an unknown one stops the bench like a bad flag. */
-function selected<T>(choose: () => T): T {
-  try {
-    return choose();
-  } catch (error) {
-    return usageError((error as Error).message);
-  }
-}
 
 function wholeNumber(text: string, flag: string): number {
   if (!/^[1-9]\d*$/.test(text)) usageError(`${flag} must be a positive whole number, not ${text}`);
@@ -211,7 +203,7 @@ const facts = machine();
 process.stderr.write(`bench: ${JSON.stringify(facts)}\n`);
 if (values.scale) {
   const scale: ScaleSummary[] = [];
-  const line = selected(() => e2eLine(values.formats));
+  const line = orUsageError(() => e2eLine(values.formats));
   const sizes =
     values.sizes === undefined
       ? SCALE_ROWS
@@ -225,7 +217,7 @@ if (values.scale) {
   if (!values['no-record'])
     recordResults({ startedAt, machine: facts, mode: 'scale', options: values, scale });
 } else {
-  const lines = selected(() =>
+  const lines = orUsageError(() =>
     values.client
       ? clientLines()
       : values.lines !== undefined
