@@ -2,6 +2,8 @@
 // (documented in README "Error codes") and says whether trying again can help: the worker turns
 // non-retryable errors into BullMQ UnrecoverableErrors, the CLI prints `code: message` on one line.
 
+import { oneLine } from './one-line.js';
+
 export interface ShiftExportErrorOptions {
   /** True when the same call may succeed later (network, 5xx, 429, truncated body...). */
   readonly retryable?: boolean;
@@ -25,7 +27,7 @@ export class ShiftExportError extends Error {
 
   /** One line for a terminal or a job's failure reason. */
   toOneLine(): string {
-    return `${this.code}: ${this.message}`.replace(/\s*\n\s*/g, ' ');
+    return oneLine(`${this.code}: ${this.message}`);
   }
 }
 
@@ -57,6 +59,6 @@ export function isShiftExportError(error: unknown): error is ShiftExportError {
 /** A one-line description of any thrown value, for logs and terminals. */
 export function describeError(error: unknown): string {
   if (error instanceof ShiftExportError) return error.toOneLine();
-  if (error instanceof Error) return `${error.name}: ${error.message}`.replace(/\s*\n\s*/g, ' ');
-  return String(error);
+  if (error instanceof Error) return oneLine(`${error.name}: ${error.message}`);
+  return oneLine(String(error));
 }

@@ -1,6 +1,9 @@
 // Jobs as text for the terminal: the table of `status`, the details of one job, and the lines that
 // `enqueue --wait` prints when an export finished. JSON output (`--json`) uses JobView as is.
+// Everything here was read from Redis, where anyone with access can write anything: text fields go
+// through oneLine() so a job cannot rewrite the operator's terminal.
 
+import { oneLine } from '../one-line.js';
 import type { ExportJobResult } from './export-job-result.js';
 import type { JobProgressView, JobView } from './job-view.js';
 
@@ -12,7 +15,7 @@ function percent(value: number | null | undefined): string {
 
 export function progressText(progress: JobProgressView | null): string {
   if (progress === null) return '';
-  const parts = [progress.phase, `${n(progress.rows)} rows`];
+  const parts = [oneLine(progress.phase), `${n(progress.rows)} rows`];
   if (progress.rejected !== undefined && progress.rejected > 0)
     parts.push(`${n(progress.rejected)} rejected`);
   return parts.join(' ');
@@ -31,7 +34,7 @@ function shortTime(iso: string | null): string {
 export function formatJobTable(views: readonly JobView[]): string {
   if (views.length === 0) return 'No jobs.';
   const rows = views.map((v) => [
-    v.id,
+    oneLine(v.id),
     v.state,
     periodText(v),
     v.state === 'completed' && v.result !== null
@@ -53,7 +56,9 @@ export function formatJobTable(views: readonly JobView[]): string {
 export function formatExportResult(result: ExportJobResult): string {
   const c = result.counts;
   const lines = [
-    `Export ${result.export_id} of ${result.period.from}..${result.period.to} published to ${result.location}`,
+    oneLine(
+      `Export ${result.export_id} of ${result.period.from}..${result.period.to} published to ${result.location}`,
+    ),
     `  shifts exported   ${n(c.exported)} (fetched ${n(c.fetched)}, rejected ${n(c.rejected)}, duplicates ${n(c.duplicates)}, outside the period ${n(c.outside_window)}, flagged ${n(c.flagged)})`,
     `  start match rate  ${percent(result.statistics['start_match_rate'])}`,
     `  finish match rate ${percent(result.statistics['finish_match_rate'])}`,
@@ -61,21 +66,21 @@ export function formatExportResult(result: ExportJobResult): string {
   if (result.changes !== undefined) {
     const ch = result.changes;
     lines.push(
-      `  since ${ch.previous_export_id}: ${n(ch.added)} added, ${n(ch.removed)} removed, ${n(ch.changed)} changed`,
+      `  since ${oneLine(ch.previous_export_id)}: ${n(ch.added)} added, ${n(ch.removed)} removed, ${n(ch.changed)} changed`,
     );
   }
-  lines.push(`  files             ${result.files.map((f) => f.name).join(', ')}, manifest.json`);
+  lines.push(`  files             ${oneLine(result.files.map((f) => f.name).join(', '))}, manifest.json`);
   return lines.join('\n');
 }
 
 /** `status JOB_ID`: every field of one job on its own line. */
 export function formatJobDetails(view: JobView): string {
   const lines = [
-    `Job       ${view.id} (${view.name})`,
+    `Job       ${oneLine(view.id)} (${oneLine(view.name)})`,
     `State     ${view.state}`,
     `Period    ${periodText(view)}`,
     `Formats   ${view.formats.length === 0 ? '-' : view.formats.join(',')}`,
-    `Dest      ${view.dest ?? '(EXPORT_DEST of the worker)'}`,
+    `Dest      ${view.dest === null ? '(EXPORT_DEST of the worker)' : oneLine(view.dest)}`,
     `Attempts  ${view.attempts_made} of ${view.attempts_max}`,
     `Created   ${shortTime(view.created_at)}`,
     `Started   ${shortTime(view.started_at)}`,
@@ -83,9 +88,9 @@ export function formatJobDetails(view: JobView): string {
   ];
   if (view.progress !== null && view.state !== 'completed')
     lines.push(`Progress  ${progressText(view.progress)}`);
-  if (view.failed_reason !== null) lines.push(`Failure   ${view.failed_reason}`);
+  if (view.failed_reason !== null) lines.push(`Failure   ${oneLine(view.failed_reason)}`);
   if (view.result !== null) lines.push('', formatExportResult(view.result));
   else if (view.return_value !== null && view.return_value !== undefined)
-    lines.push(`Result    ${JSON.stringify(view.return_value)}`);
+    lines.push(`Result    ${oneLine(JSON.stringify(view.return_value))}`);
   return lines.join('\n');
 }

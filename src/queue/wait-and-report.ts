@@ -5,6 +5,7 @@
 // unreachable for `redisOutageMs` while we wait.
 
 import type { CliIo } from '../cli/command.js';
+import { oneLine } from '../one-line.js';
 import { readExportJobResult } from './export-job-result.js';
 import { formatExportResult, progressText } from './job-text.js';
 import type { Producer } from './producer.js';
@@ -45,7 +46,7 @@ export async function waitAndReport(
     if (io.stderr.isTTY && lastPhase !== '') io.stderr.write('\r\x1b[K');
   }
   if (outcome.state === 'failed') {
-    io.stderr.write(`job ${jobId} failed: ${outcome.reason}\n`);
+    io.stderr.write(`job ${jobId} failed: ${oneLine(outcome.reason)}\n`);
     return 1;
   }
   const custom = describe?.(outcome.returnValue);

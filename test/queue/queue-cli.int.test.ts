@@ -6,7 +6,9 @@
 import { createServer } from 'node:net';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { UnrecoverableError, Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EXPORT_QUEUE_NAME } from '../../src/queue/queue-names.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { cliEnv, runCli } from '../support/cli.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
@@ -80,6 +82,37 @@ describe('queue commands', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^job export-\S+ failed: WFM_AUTH: .+$/m);
     expect(r.stderr).not.toContain('wrong-token');
+  });
+
+  it('status prints hostile job data from Redis as inert text, never as terminal controls', async () => {
+    harness = await startHarness({ redisUrl: redis.url, sandboxUrl: sandbox.url });
+    // Anyone who can write to Redis can write this; no worker runs, so it stays as written.
+    const hostile = '/tmp/x\u001b]0;owned\u0007\u001b[2J\rDest      /safe';
+    const job = await harness.producer.queue.add(
+      'export-period',
+      { from: DAY, to: DAY, formats: ['csv'], dest: hostile },
+      { jobId: 'hostile\u001b[31m-job' },
+    );
+    // Fail it the way a worker would, with a reason that carries controls too.
+    const taker = new Worker(EXPORT_QUEUE_NAME, null, {
+      connection: { url: redis.url },
+      prefix: harness.prefix,
+      autorun: false,
+    });
+    const taken = await taker.getNextJob('test-token');
+    await taken?.moveToFailed(new UnrecoverableError('boom\u001b[8m\r\nhidden'), 'test-token', false);
+    await taker.close();
+    const env = cliEnv(harness.env);
+    for (const args of [['status'], ['status', job.id ?? '']]) {
+      const r = await runCli(args, env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('hostile\\u{1b}[31m-job');
+      // eslint-disable-next-line no-control-regex -- matching control characters is the point
+      expect(r.stdout).not.toMatch(/[\u001b\u0007\r]/);
+    }
+    const details = await runCli(['status', job.id ?? ''], env);
+    expect(details.stdout).toContain('Failure   boom\\u{1b}[8m hidden');
+    expect(details.stdout).toContain('Dest      /tmp/x\\u{1b}]0;owned\\u{7}\\u{1b}[2J Dest      /safe');
   });
 
   it('backfill --wait queues a day per job and prints where the index is', async () => {
