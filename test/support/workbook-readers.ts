@@ -33,18 +33,37 @@ export const PYTHON: string | undefined = ['python3', '/usr/bin/python3'].find((
 
 export const SOFFICE: string | undefined = works('soffice', ['--version']) ? 'soffice' : undefined;
 
+// argv[2]: the 0-based columns to return, as JSON, or null for all (big sheets: keep it small).
 const OPENPYXL_SCRIPT = `
 import json, sys, openpyxl
-book = openpyxl.load_workbook(sys.argv[1])
-print(json.dumps({ws.title: [[c.value if c.value is None or isinstance(c.value, (str, int, float, bool)) else str(c.value) for c in row] for row in ws.iter_rows()] for ws in book.worksheets}))
+book = openpyxl.load_workbook(sys.argv[1], read_only=True)
+wanted = json.loads(sys.argv[2])
+def shown(v):
+    return v if v is None or isinstance(v, (str, int, float, bool)) else str(v)
+sheets = {}
+for ws in book.worksheets:
+    rows = []
+    for row in ws.iter_rows(values_only=True):
+        values = [shown(v) for v in row]
+        rows.append(values if wanted is None else [values[i] if i < len(values) else None for i in wanted])
+    sheets[ws.title] = rows
+print(json.dumps(sheets))
 `;
 
-/** Every sheet's rows as openpyxl reads them (values as shown by openpyxl, None as null). */
-export async function openpyxlSheets(path: string): Promise<Record<string, unknown[][]>> {
+/**
+ * Every sheet's rows as openpyxl reads them (None as null), all columns or only `columns`
+ * (0-based). Read-only mode, which streams each sheet as a strict XML parser reads it.
+ */
+export async function openpyxlSheets(
+  path: string,
+  columns?: readonly number[],
+): Promise<Record<string, unknown[][]>> {
   if (OPENPYXL_PYTHON === undefined) throw new Error('no python3 with openpyxl');
-  const { stdout } = await run(OPENPYXL_PYTHON, ['-c', OPENPYXL_SCRIPT, path], {
-    maxBuffer: 256 * 1024 * 1024,
-  });
+  const { stdout } = await run(
+    OPENPYXL_PYTHON,
+    ['-c', OPENPYXL_SCRIPT, path, JSON.stringify(columns ?? null)],
+    { maxBuffer: 512 * 1024 * 1024 },
+  );
   return JSON.parse(stdout) as Record<string, unknown[][]>;
 }
 
