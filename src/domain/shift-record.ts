@@ -18,6 +18,8 @@ export const QUALITY_FLAGS = {
   duration_mismatch: '|duration - (finish - start)| is more than 60 seconds',
   location_out_of_range: 'a latitude outside ±90 or a longitude outside ±180',
   'invalid_<field>': 'a nullable field sent with the wrong type, exported as null (e.g. invalid_comment)',
+  text_replaced:
+    'a text had characters a spreadsheet cannot hold (controls, U+FFFE, U+FFFF, unpaired surrogates), each now U+FFFD',
 } as const;
 
 export interface ShiftRecord {
@@ -31,8 +33,8 @@ export interface ShiftRecord {
   /** Day number (days since 1970-01-01) of startLocal: the shift's business date. */
   readonly businessDay: number;
   readonly locationStatus: LocationStatus;
-  /** Quality flag names, `;`-joined; '' when the row is clean. */
-  readonly qualityFlags: string;
+  /** Quality flag names, `;`-joined; '' when the row is clean. Enrich may add text_replaced. */
+  qualityFlags: string;
   /** Filled by the enrich stage from the division metadata; null when unknown. */
   divisionExternalId: string | null;
   divisionManagers: string | null;

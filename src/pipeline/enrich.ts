@@ -1,8 +1,12 @@
 // The enrich stage: division metadata (GET /v1/orgstruct/divisions?fields=dirs, fetched once per
-// export) turned into a directory by division id, and copied onto each record in place.
+// export) turned into a directory by division id, and copied onto each record in place. The
+// metadata's texts are upstream bytes like the report's: they get the same character rule
+// (spreadsheet-safe-text.ts) once, here, and a row that carries a replaced one is flagged.
 
 import type { ShiftRecord } from '../domain/shift-record.js';
+import { spreadsheetSafeText } from '../domain/spreadsheet-safe-text.js';
 import type { Division, DivisionManager } from '../wfm/schemas.js';
+import { withTextReplaced } from './quality-flags.js';
 
 export interface DivisionInfo {
   /** The division's name in the metadata: used for divisions that have no shifts. */
@@ -10,6 +14,8 @@ export interface DivisionInfo {
   readonly externalId: string | null;
   /** `First Last <login>` of each manager in the list's order, joined by "; "; null without dirs. */
   readonly managers: string | null;
+  /** True when externalId or managers (the texts copied onto rows) had characters replaced. */
+  readonly textReplaced: boolean;
 }
 
 export type DivisionDirectory = ReadonlyMap<number, DivisionInfo>;
@@ -29,13 +35,22 @@ export function divisionDirectory(divisions: readonly Division[]): Map<number, D
   for (const division of divisions) {
     if (directory.has(division.id)) continue;
     const dirs = division.dirs ?? [];
+    const externalId = safeOrNull(division.externalId);
+    const managers = safeOrNull(dirs.length === 0 ? null : dirs.map(managerLabel).join('; '));
     directory.set(division.id, {
-      name: division.name,
-      externalId: division.externalId,
-      managers: dirs.length === 0 ? null : dirs.map(managerLabel).join('; '),
+      name: spreadsheetSafeText(division.name),
+      externalId: externalId.text,
+      managers: managers.text,
+      textReplaced: externalId.replaced || managers.replaced,
     });
   }
   return directory;
+}
+
+function safeOrNull(text: string | null): { text: string | null; replaced: boolean } {
+  if (text === null) return { text, replaced: false };
+  const safe = spreadsheetSafeText(text);
+  return { text: safe, replaced: safe !== text };
 }
 
 /** Sets division_external_id and division_managers; both stay null for an unknown division. */
@@ -44,4 +59,5 @@ export function enrichShift(record: ShiftRecord, directory: DivisionDirectory): 
   if (info === undefined) return;
   record.divisionExternalId = info.externalId;
   record.divisionManagers = info.managers;
+  if (info.textReplaced) record.qualityFlags = withTextReplaced(record.qualityFlags);
 }

@@ -1,6 +1,7 @@
 // The anomalies that do not stop a row from being exported but are named in its `quality_flags`
 // column, in one fixed order: duration_mismatch, location_out_of_range, then invalid_<field> for
-// each nullable field whose value had the wrong type (in NULLABLE_SHIFT_FIELDS order).
+// each nullable field whose value had the wrong type (in NULLABLE_SHIFT_FIELDS order), then
+// text_replaced (a character a spreadsheet cannot hold was replaced, see spreadsheet-safe-text.ts).
 
 import { NULLABLE_SHIFT_FIELDS, type FinishedShift } from '../domain/finished-shift.js';
 
@@ -8,6 +9,15 @@ import { NULLABLE_SHIFT_FIELDS, type FinishedShift } from '../domain/finished-sh
 export const DURATION_TOLERANCE_SECONDS = 60;
 
 export type NullableShiftField = (typeof NULLABLE_SHIFT_FIELDS)[number];
+
+/** A text of the row had characters a spreadsheet cannot hold, now U+FFFD. Last in the order. */
+export const TEXT_REPLACED_FLAG = 'text_replaced';
+
+/** `flags` with text_replaced added (the enrich stage adds it for division texts). */
+export function withTextReplaced(flags: string): string {
+  if (flags === '') return TEXT_REPLACED_FLAG;
+  return flags.endsWith(TEXT_REPLACED_FLAG) ? flags : `${flags};${TEXT_REPLACED_FLAG}`;
+}
 
 /** The flag of a nullable field that was sent with a wrong type (and exported as null). */
 export function invalidFieldFlag(field: NullableShiftField): string {
@@ -20,13 +30,15 @@ function outOfRange(value: number | null, limit: number): boolean {
 
 /**
  * The `;`-joined flags of a placeable row; '' when it is clean. `invalidFields` lists the nullable
- * fields that had a wrong type, in any order (the output order is fixed).
+ * fields that had a wrong type, in any order (the output order is fixed); `textReplaced` says that
+ * a text field had characters replaced.
  */
 export function qualityFlagsOf(
   shift: FinishedShift,
   startUtc: number,
   finishUtc: number,
   invalidFields: readonly NullableShiftField[] | undefined,
+  textReplaced = false,
 ): string {
   let flags = '';
   if (Math.abs(shift.duration - (finishUtc - startUtc)) > DURATION_TOLERANCE_SECONDS) {
@@ -47,5 +59,5 @@ export function qualityFlagsOf(
       }
     }
   }
-  return flags;
+  return textReplaced ? withTextReplaced(flags) : flags;
 }

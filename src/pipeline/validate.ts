@@ -6,6 +6,10 @@
 // 24:00:00); an offset outside -720..+840 minutes; finish before start (compared on whole seconds,
 // the precision of the export); a negative duration; a user_org_level outside the four values.
 //
+// A placed row's free texts get the character rule of spreadsheet-safe-text.ts (unholdable
+// characters become U+FFFD, the row is flagged text_replaced); a rejected row's raw_json is
+// evidence and stays exactly as received.
+//
 // Nullable fields are lenient: a key that is missing counts as null (serialisers that omit nulls
 // are common, so this is not flagged); a value of the wrong type is exported as null and named in
 // quality_flags as `invalid_<field>`, so the row still counts and nothing we cannot read is shown.
@@ -23,6 +27,7 @@ import { dateTimeSeconds, patternedDateTimeSeconds } from './date-time-seconds.j
 import { localiseShift } from './localise.js';
 import { qualityFlagsOf, type NullableShiftField } from './quality-flags.js';
 import { readFinishedShift } from './read-finished-shift.js';
+import { makeTextFieldsSpreadsheetSafe } from './spreadsheet-safe-fields.js';
 
 /** The part of a zod issue we read: enough to name the field and say what is wrong. */
 interface Issue {
@@ -75,7 +80,13 @@ function placeShift(
     checkDuration(shift.duration, problems);
     return rejection(raw, problems);
   }
-  return localiseShift(shift, startUtc, finishUtc, qualityFlagsOf(shift, startUtc, finishUtc, invalidFields));
+  const textReplaced = makeTextFieldsSpreadsheetSafe(shift);
+  return localiseShift(
+    shift,
+    startUtc,
+    finishUtc,
+    qualityFlagsOf(shift, startUtc, finishUtc, invalidFields, textReplaced),
+  );
 }
 
 /**

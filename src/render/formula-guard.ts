@@ -6,8 +6,15 @@
 //
 // The set: `=` `+` `-` `@` tab and CR (OWASP); NUL (ASVS 5.0 adds it); and the full-width forms
 // ＝ ＋ － ＠ (U+FF1D, U+FF0B, U+FF0D, U+FF20), which Apple Numbers normalises to the ASCII
-// operators — csv-stringify's `escape_formulas` guards them too, so with them our guard equals
-// csv-stringify's on every text that does not start with NUL.
+// operators — csv-stringify's `escape_formulas` guards them too.
+//
+// Leading blanks do not hide a trigger: LibreOffice's "trim spaces" import option (and people who
+// tidy a sheet with TRIM) strip leading white space and evaluate what follows, so ` =1+1`,
+// `\u00a0=HYPERLINK(…)` and `\u3000@SUM(1)` are guarded too. A blank here is Unicode White_Space,
+// a control character (Cc) or a format character (Cf: zero-width space, joiners, BOM, bidi marks…),
+// and a tab, CR or NUL among the blanks is a trigger itself. This guards more than csv-stringify,
+// which looks at the first character only: on every text whose first character is not a blank the
+// two agree (held by a property test).
 
 /** The first characters that make a text cell dangerous, with why each is in the set. */
 export const FORMULA_TRIGGERS: Readonly<Record<string, string>> = {
@@ -24,10 +31,11 @@ export const FORMULA_TRIGGERS: Readonly<Record<string, string>> = {
   '\uFF20': 'full-width @, normalised to @ by Apple Numbers',
 };
 
-/** True when `text` would need the guard's prefix. */
-export function startsLikeFormula(text: string): boolean {
-  // A switch on the first code unit: this runs for every text cell of every row.
-  switch (text.charCodeAt(0)) {
+/** The leading blanks of a text: what a trimming importer skips before it looks for a formula. */
+const LEADING_BLANKS = /^[\p{White_Space}\p{Cc}\p{Cf}]*/u;
+
+function isTrigger(code: number): boolean {
+  switch (code) {
     case 0x3d: // =
     case 0x2b: // +
     case 0x2d: // -
@@ -43,6 +51,24 @@ export function startsLikeFormula(text: string): boolean {
     default:
       return false;
   }
+}
+
+/** True when `text` would need the guard's prefix. */
+export function startsLikeFormula(text: string): boolean {
+  // A switch on the first code unit: this runs for every text cell of every row. Printable ASCII
+  // other than a trigger (letters, digits, punctuation) settles it; only a text that starts with a
+  // space, a control or a non-ASCII character looks further.
+  const first = text.charCodeAt(0);
+  if (isTrigger(first)) return true;
+  if (first > 0x20 && first < 0x7f) return false;
+  return text.length > 0 && triggerAfterBlanks(text);
+}
+
+function triggerAfterBlanks(text: string): boolean {
+  const blanks = LEADING_BLANKS.exec(text)?.[0] ?? '';
+  if (blanks === '') return false;
+  for (let i = 0; i < blanks.length; i++) if (isTrigger(blanks.charCodeAt(i))) return true;
+  return isTrigger(text.charCodeAt(blanks.length));
 }
 
 /** `text` with a leading `'` when a spreadsheet could read it as a formula; otherwise unchanged. */

@@ -25,6 +25,7 @@ export interface RequestFaults {
   readonly invalidRowRate: number;
   readonly duplicateRowRate: number;
   readonly ignoreFilters: boolean;
+  readonly hostileTextRate: number;
 }
 
 interface Counters {
@@ -54,6 +55,7 @@ const faultSpecSchema = z.strictObject({
   invalidRowRate: rate.optional(),
   duplicateRowRate: rate.optional(),
   ignoreFilters: z.boolean().optional(),
+  hostileTextRate: rate.optional(),
 });
 
 export const faultPlanSchema = z.strictObject(
@@ -139,6 +141,7 @@ export class FaultController {
       invalidRowRate: setting('invalidRowRate') ?? 0,
       duplicateRowRate: setting('duplicateRowRate') ?? 0,
       ignoreFilters: setting('ignoreFilters') ?? false,
+      hostileTextRate: setting('hostileTextRate') ?? 0,
     };
   }
 

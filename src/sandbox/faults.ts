@@ -36,6 +36,11 @@ export interface FaultSpec {
   readonly duplicateRowRate?: number;
   /** Ignore every wfm_timers filter, order, limit and offset (an upstream that does not speak PostgREST). */
   readonly ignoreFilters?: boolean;
+  /**
+   * Probability (0..1) that a valid wfm_timers row carries hostile text (see hostile-text.ts):
+   * characters XML 1.0 cannot hold, formulas behind leading blanks.
+   */
+  readonly hostileTextRate?: number;
 }
 
 export type FaultPlan = Partial<Record<FaultTarget, FaultSpec>>;

@@ -1,8 +1,9 @@
 // The bytes of a wfm_timers response: a JSON array generated row by row into chunks of ~256 KiB
 // (a few hundred rows), so a response of any size is produced in constant memory at the pace the
-// client reads. Row faults (invalid and duplicated rows) are decided by a hash of the seed and the
-// row's index: a retried or re-paged request sees the same bad rows.
+// client reads. Row faults (invalid, hostile-text and duplicated rows) are decided by a hash of the
+// seed and the row's index: a retried or re-paged request sees the same bad rows.
 
+import { hostileRow } from './hostile-text.js';
 import { invalidRow } from './invalid-rows.js';
 import type { TimersPage } from './plan-timers-page.js';
 import { hash3, unit } from './random.js';
@@ -15,6 +16,8 @@ export interface TimersBodyOptions {
   readonly select: readonly ShiftColumn[] | undefined;
   readonly invalidRowRate: number;
   readonly duplicateRowRate: number;
+  /** Default 0: without it, a body is byte for byte what it was before the fault existed. */
+  readonly hostileTextRate?: number;
 }
 
 export const CHUNK_BYTES = 256 * 1024;
@@ -22,6 +25,7 @@ export const CHUNK_BYTES = 256 * 1024;
 const SALT_INVALID = 11;
 const SALT_VARIANT = 12;
 const SALT_DUPLICATE = 13;
+const SALT_HOSTILE = 14;
 const OPEN = 91; // [
 const COMMA = 44;
 const CLOSE = 93; // ]
@@ -32,6 +36,7 @@ export function* timersBody(
   options: TimersBodyOptions,
 ): Generator<Buffer> {
   const { seed, select, invalidRowRate, duplicateRowRate } = options;
+  const hostileTextRate = options.hostileTextRate ?? 0;
   const encoder = new ShiftJsonEncoder(generator.fragments);
   const row = new ShiftRow();
   let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -40,10 +45,16 @@ export function* timersBody(
   for (let p = 0; p < page.count; p++) {
     const index = page.indexAt(p);
     generator.fill(index, row);
-    // The slow paths (select, invalid rows) go through JSON.stringify; the fast one writes bytes.
+    // The slow paths (select, invalid and hostile rows) go through JSON.stringify; the fast one
+    // writes bytes.
     let slow: Buffer | undefined;
     if (invalidRowRate > 0 && unit(hash3(seed, SALT_INVALID, index)) < invalidRowRate) {
       slow = Buffer.from(JSON.stringify(invalidRow(toFinishedShift(row), hash3(seed, SALT_VARIANT, index))));
+    } else if (hostileTextRate > 0 && unit(hash3(seed, SALT_HOSTILE, index)) < hostileTextRate) {
+      const hostile = hostileRow(toFinishedShift(row), hash3(seed, SALT_VARIANT, index));
+      const selected =
+        select === undefined ? hostile : Object.fromEntries(select.map((c) => [c, hostile[c]]));
+      slow = Buffer.from(JSON.stringify(selected));
     } else if (select !== undefined) {
       slow = Buffer.from(JSON.stringify(Object.fromEntries(select.map((c) => [c, row[c]]))));
     }

@@ -39,8 +39,8 @@ const rowPatch = fc.record({
 });
 
 const DIRECTORY = new Map<number, DivisionInfo>([
-  [1, { name: 'Metadata one', externalId: 'EXT-1', managers: null }],
-  [99, { name: 'Quiet division', externalId: 'EXT-99', managers: 'A B <ab>' }],
+  [1, { name: 'Metadata one', externalId: 'EXT-1', managers: null, textReplaced: false }],
+  [99, { name: 'Quiet division', externalId: 'EXT-99', managers: 'A B <ab>', textReplaced: false }],
 ]);
 
 function sortedByNameThenId<T>(

@@ -49,6 +49,7 @@ describe('enrich', () => {
       name: 'Division 7',
       externalId: 'N-07',
       managers: 'Olga Petrova <o.petrova>; Ivan Sidorov <i.sidorov>',
+      textReplaced: false,
     });
   });
 
@@ -80,5 +81,39 @@ describe('enrich', () => {
     const r = record(12345);
     enrichShift(r, directory);
     expect([r.divisionExternalId, r.divisionManagers]).toEqual([null, null]);
+  });
+
+  describe('with texts a spreadsheet cannot hold in the metadata', () => {
+    const hostile = divisionDirectory([
+      {
+        ...division(20, 'EXT\u0000-20', [manager(4, 'Ol\uFFFEga', 'Petrova\uD800', 'op')]),
+        name: 'North\uFFFF',
+      },
+      { ...division(21, 'EXT-21'), name: 'South\u007F' },
+    ]);
+
+    it('replaces each character with U+FFFD, once, in the directory', () => {
+      expect(hostile.get(20)).toEqual({
+        name: 'North\uFFFD',
+        externalId: 'EXT\uFFFD-20',
+        managers: 'Ol\uFFFDga Petrova\uFFFD <op>',
+        textReplaced: true,
+      });
+      // Only the name changed, and no row carries the directory's name.
+      expect(hostile.get(21)).toMatchObject({ name: 'South\uFFFD', textReplaced: false });
+    });
+
+    it('flags a row that carries a replaced text text_replaced, once, after its other flags', () => {
+      const r = record(20);
+      enrichShift(r, hostile);
+      expect([r.divisionExternalId, r.qualityFlags]).toEqual(['EXT\uFFFD-20', 'text_replaced']);
+      const flagged = validateShift(shiftRow({ division_id: 20, duration: 1, comment: '\u0000' }));
+      if (isRejected(flagged)) throw new Error(flagged.reason);
+      enrichShift(flagged, hostile);
+      expect(flagged.qualityFlags).toBe('duration_mismatch;text_replaced');
+      const clean = record(21);
+      enrichShift(clean, hostile);
+      expect(clean.qualityFlags).toBe('');
+    });
   });
 });

@@ -9,7 +9,7 @@ import { shiftRow, type RawRow } from './support/shift-rows.js';
 
 const MAY = { from: '2024-05-01', to: '2024-05-31' };
 const DIVISIONS = new Map<number, DivisionInfo>([
-  [7, { name: 'North', externalId: 'N-07', managers: 'Olga Petrova <op>' }],
+  [7, { name: 'North', externalId: 'N-07', managers: 'Olga Petrova <op>', textReplaced: false }],
 ]);
 
 /** A row starting on local day `day` of May 2024 (0 = 1 May; negative or > 30 is outside). */

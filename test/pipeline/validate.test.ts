@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { RejectedRow } from '../../src/domain/rejected-row.js';
 import type { ShiftRecord } from '../../src/domain/shift-record.js';
+import { FINISHED_SHIFT_FIELDS, finishedShiftSchema } from '../../src/domain/finished-shift.js';
+import { FREE_TEXT_FIELDS } from '../../src/pipeline/spreadsheet-safe-fields.js';
 import { isRejected, validateShift } from '../../src/pipeline/validate.js';
 import { shiftRow, type RawRow } from './support/shift-rows.js';
 
@@ -110,5 +112,40 @@ describe('validate', () => {
     const record = accepted(shiftRow({ extra: 1 }));
     const { extra: _extra, ...contract } = shiftRow({ extra: 1 });
     expect(JSON.stringify(record.shift)).toBe(JSON.stringify(contract));
+  });
+
+  describe('the character rule (spreadsheet-safe-text.ts)', () => {
+    const HOSTILE = 'a\uFFFEb\u0000c\uD800d\u007Fe\uFFFF\u001B';
+    const REPLACED = 'a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\uFFFD\uFFFD';
+
+    it('covers every text of the contract that is not an enum or a date-time', () => {
+      const freeText = FINISHED_SHIFT_FIELDS.filter(
+        (field) => finishedShiftSchema.shape[field].safeParse('any text').success,
+      );
+      expect([...FREE_TEXT_FIELDS].sort()).toEqual([...freeText].sort());
+    });
+
+    it.each(FREE_TEXT_FIELDS)('replaces what a spreadsheet cannot hold in %s and flags the row', (field) => {
+      const record = accepted(shiftRow({ [field]: HOSTILE }));
+      expect(record.shift[field]).toBe(REPLACED);
+      expect(record.qualityFlags).toBe('text_replaced');
+    });
+
+    it('puts text_replaced after the other flags', () => {
+      const record = accepted(shiftRow({ duration: 28_861, shop_locality: 12, comment: '\uFFFF' }));
+      expect(record.qualityFlags).toBe('duration_mismatch;invalid_shop_locality;text_replaced');
+    });
+
+    it('keeps emoji, C1 controls, tabs and line breaks, and does not flag them', () => {
+      const text = 'ok 👍\t\r\n\u0085\u009f \uFDD0 \uFFFD';
+      const record = accepted(shiftRow({ comment: text, user_display_name: text }));
+      expect([record.shift.comment, record.shift.user_display_name]).toEqual([text, text]);
+      expect(record.qualityFlags).toBe('');
+    });
+
+    it("leaves a rejected row's raw JSON exactly as received", () => {
+      const row = shiftRow({ duration: -1, comment: HOSTILE });
+      expect(rejected(row).rawJson).toBe(JSON.stringify(row));
+    });
   });
 });

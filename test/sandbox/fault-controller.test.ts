@@ -65,7 +65,13 @@ describe('parseFaultPlan', () => {
   it('accepts a plan of every kind of fault', () => {
     const plan = {
       '*': { latencyMs: 1 },
-      wfm_timers: { rowCap: 5, invalidRowRate: 0.01, duplicateRowRate: 0.02, ignoreFilters: true },
+      wfm_timers: {
+        rowCap: 5,
+        invalidRowRate: 0.01,
+        duplicateRowRate: 0.02,
+        ignoreFilters: true,
+        hostileTextRate: 0.1,
+      },
       divisions: { errorRate: 1, errorStatus: 502 },
     };
     expect(parseFaultPlan(plan)).toEqual(plan);
@@ -75,6 +81,7 @@ describe('parseFaultPlan', () => {
     expect(() => parseFaultPlan({ shops: {} })).toThrow();
     expect(() => parseFaultPlan({ wfm_timers: { explode: true } })).toThrow();
     expect(() => parseFaultPlan({ wfm_timers: { errorRate: 1.5 } })).toThrow();
+    expect(() => parseFaultPlan({ wfm_timers: { hostileTextRate: 2 } })).toThrow();
     expect(() => parseFaultPlan({ wfm_timers: { errorStatus: 418 } })).toThrow();
     expect(() => parseFaultPlan({ wfm_timers: { failNext: -1 } })).toThrow();
   });

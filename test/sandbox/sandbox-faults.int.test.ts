@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FinishedShift } from '../../src/domain/finished-shift.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { parseLocalDateTimeSeconds } from '../../src/domain/local-date-time.js';
+import { HOSTILE_COMMENTS } from '../../src/sandbox/hostile-text.js';
 import { finishedShiftSchema } from '../../src/wfm/schemas.js';
 import { SANDBOX_ADMIN_TOKEN, startTestSandbox } from '../support/sandbox.js';
 import { call, get, json } from './sandbox-http.js';
@@ -175,6 +176,25 @@ describe('sandbox faults', () => {
     expect(unique.size).toBe(ROWS);
     expect(got.length - ROWS).toBeGreaterThan(ROWS * 0.02);
     expect(res.headers['content-range']).toBe(`0-${ROWS - 1}/${ROWS}`);
+  });
+
+  it('gives rows hostile text at hostileTextRate: valid rows, the same on every request, the others untouched', async () => {
+    const clean = json<FinishedShift[]>(await get(sandbox, TIMERS));
+    sandbox.setFaults({ wfm_timers: { hostileTextRate: 0.1 } });
+    const first = await get(sandbox, TIMERS);
+    const rows = json<FinishedShift[]>(first);
+    expect(rows.map((r) => r.id)).toEqual(clean.map((r) => r.id));
+    expect(rows.every(isValidRow)).toBe(true);
+    const changed = rows.filter((r, i) => JSON.stringify(r) !== JSON.stringify(clean[i]));
+    expect(changed.length).toBeGreaterThan(ROWS * 0.06);
+    expect(changed.length).toBeLessThan(ROWS * 0.14);
+    expect(changed.every((r) => HOSTILE_COMMENTS.includes(r.comment ?? ''))).toBe(true);
+    // Unpaired surrogates travel as \u escapes, U+FFFE as its UTF-8 bytes.
+    expect(first.text).toMatch(/\\ud83d/i);
+    expect(first.text).toContain('\uFFFE');
+    expect((await get(sandbox, TIMERS)).text).toBe(first.text);
+    sandbox.setFaults({ wfm_timers: { hostileTextRate: 0 } });
+    expect(json(await get(sandbox, TIMERS))).toEqual(clean);
   });
 
   it('ignores every filter, order, limit and offset with ignoreFilters, and sends no Content-Range', async () => {

@@ -20,6 +20,7 @@ import { ConfigError } from '../../errors.js';
 import type { StreamingWorkbook } from './create-workbook-writer.js';
 import { SUMMARY_SHEET_NAMES, SUMMARY_STAT_NAMES, TOTAL_LABEL } from './summary-sheets.js';
 import type { WritePacer } from './write-pacer.js';
+import { xmlSafeValue } from './xml-safe-text.js';
 import { BOLD_FONT, DATE_FORMAT, EXCEL_MAX_CELL_TEXT, TEXT_FORMAT, type XlsxValue } from './xlsx-cells.js';
 
 export const BUSINESS_DATE_RULE =
@@ -145,7 +146,7 @@ export function aboutRows(about: WorkbookAbout, facts: WorkbookFacts): AboutRow[
     {
       values: [
         'Text',
-        `Text is shown exactly as sent, never as a formula. Excel holds at most ${EXCEL_MAX_CELL_TEXT.toLocaleString('en-US')} characters in a cell: longer text is cut and ends with "… [truncated]".`,
+        `Text is shown as sent, never as a formula. A character a spreadsheet cannot hold (a control character, U+FFFE, U+FFFF, half of a surrogate pair) shows as \uFFFD, here and in the CSV files, and the shift is flagged text_replaced; the Rejected sheet shows raw JSON the same way, rejected.csv keeps it exactly as received. Excel holds at most ${EXCEL_MAX_CELL_TEXT.toLocaleString('en-US')} characters in a cell: longer text is cut and ends with "… [truncated]".`,
       ],
     },
     { values: [] },
@@ -202,7 +203,8 @@ export async function writeAboutSheet(
   worksheet.columns = [{ width: 24 }, { width: 26 }, { width: 26 }, { width: 80 }];
   pacer.follow(worksheet);
   for (const { values, bold = false } of aboutRows(about, facts)) {
-    const row = worksheet.addRow(values as XlsxValue[]);
+    // The About sheet shows texts from outside the pipeline (the source URL, reasons): gated here.
+    const row = worksheet.addRow(values.map(xmlSafeValue));
     values.forEach((value, i) => {
       const style =
         i === MEANING_COLUMN && typeof value === 'string' && !bold ? STYLES.meaning : styleOf(value, bold);

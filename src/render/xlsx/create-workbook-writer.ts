@@ -5,6 +5,7 @@
 
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
+import { xmlSafeText } from './xml-safe-text.js';
 
 export interface WorkbookWriterSetup {
   readonly createdAt: Date;
@@ -62,8 +63,8 @@ export function createWorkbookWriter(sink: Writable, setup: WorkbookWriterSetup)
     zip: { zlib: { level: setup.compressionLevel ?? 1 } },
   };
   const workbook = new FixedDateWorkbookWriter(options);
-  workbook.creator = setup.creator;
-  workbook.lastModifiedBy = setup.creator;
+  workbook.creator = xmlSafeText(setup.creator);
+  workbook.lastModifiedBy = workbook.creator;
   workbook.created = setup.createdAt;
   workbook.modified = setup.createdAt;
   return workbook;

@@ -5,10 +5,12 @@
 // exceljs's style table, in the order exceljs would, so styles.xml comes out the same too.
 //
 // test/render/xlsx/row-xml.test.ts holds whole workbooks written this way equal to the same rows
-// written through exceljs's own API; a future exceljs that renders rows differently fails there.
+// (through the XML gate) written through exceljs's own API; a future exceljs that renders rows
+// differently fails there.
 
 import type { Style } from 'exceljs';
 import type { XlsxValue } from './xlsx-cells.js';
+import { xmlSafeText } from './xml-safe-text.js';
 
 /** exceljs's ValueType numbers (its enum; a type-only import keeps exceljs out of this module). */
 const NUMBER_TYPE = 2;
@@ -26,12 +28,11 @@ export interface StyleRegistry {
 
 export type CellStyle = Partial<Style> | undefined;
 
-// What exceljs's xmlEncode escapes or drops: XML's five specials, and the control characters XML 1.0
-// does not allow (tab, line feed and carriage return are kept), and DEL.
+// What needs work before a text goes into a row: XML's five specials, and whatever the XML gate
+// (xml-safe-text.ts) may replace. One test; the common text needs neither.
 // eslint-disable-next-line no-control-regex
-const XML_UNSAFE = /[<>&'"\x7F\x00-\x08\x0B-\x0C\x0E-\x1F]/;
-// eslint-disable-next-line no-control-regex
-const XML_UNSAFE_ALL = /[<>&'"\x7F\x00-\x08\x0B-\x0C\x0E-\x1F]/g;
+const NEEDS_WORK = /[<>&'"\x00-\x08\x0B\x0C\x0E-\x1F\x7F\uD800-\uDFFF\uFFFE\uFFFF]/;
+const XML_SPECIALS = /[<>&'"]/g;
 const ENTITY: Readonly<Record<string, string>> = {
   '"': '&quot;',
   '&': '&amp;',
@@ -40,8 +41,12 @@ const ENTITY: Readonly<Record<string, string>> = {
   '>': '&gt;',
 };
 
+/**
+ * Text as a row's XML holds it: through the XML gate, then escaped exactly as exceljs's xmlEncode
+ * escapes (which, after the gate, never meets a character it would drop).
+ */
 export function xmlText(text: string): string {
-  return XML_UNSAFE.test(text) ? text.replace(XML_UNSAFE_ALL, (c) => ENTITY[c] ?? '') : text;
+  return NEEDS_WORK.test(text) ? xmlSafeText(text).replace(XML_SPECIALS, (c) => ENTITY[c] ?? '') : text;
 }
 
 /** exceljs writes xml:space="preserve" on an inline string's <t> under this condition. */
@@ -148,8 +153,10 @@ export class RowXmlRenderer {
         continue;
       }
       for (const run of value.richText) {
-        const space = NEEDS_PRESERVE.test(run.text) ? ' xml:space="preserve"' : '';
-        xml += `<r><t${space}>${xmlText(run.text)}</t></r>`;
+        // Whether to preserve white space is read on the gated text, as exceljs would get it.
+        const text = xmlSafeText(run.text);
+        const space = NEEDS_PRESERVE.test(text) ? ' xml:space="preserve"' : '';
+        xml += `<r><t${space}>${xmlText(text)}</t></r>`;
       }
       xml += '</is></c>';
     }

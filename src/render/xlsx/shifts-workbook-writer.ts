@@ -24,6 +24,7 @@ import { WriteFailure } from './write-failure.js';
 import { WritePacer, type PacerStats } from './write-pacer.js';
 import { cellStyleOf, columnWidthOf, xlsxValue } from './xlsx-cells.js';
 import { XlsxWriteError, XlsxWriterClosedError } from './xlsx-write-error.js';
+import { xmlSafeText } from './xml-safe-text.js';
 
 export type { WorkbookAbout } from './about-sheet.js';
 export { BUSINESS_DATE_RULE } from './about-sheet.js';
@@ -165,7 +166,7 @@ export class ShiftsWorkbookWriter {
         sheetRowLimit: this.sheetRowLimit,
         shiftSheetNames: this.shiftSheetNames,
       });
-      this.workbook.title = `Shifts ${about.period.from} to ${about.period.to}`;
+      this.workbook.title = xmlSafeText(`Shifts ${about.period.from} to ${about.period.to}`);
       await this.commitWorkbook();
     } catch (error) {
       this.stop(error);

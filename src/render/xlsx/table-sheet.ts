@@ -12,6 +12,7 @@ import type { Style, Worksheet } from 'exceljs';
 import type { StreamingWorkbook } from './create-workbook-writer.js';
 import { RowXmlRenderer, type CellStyle, type StyleRegistry } from './row-xml.js';
 import { BOLD_FONT, type XlsxValue } from './xlsx-cells.js';
+import { xmlSafeText } from './xml-safe-text.js';
 
 export interface TableColumn {
   readonly header: string;
@@ -83,13 +84,13 @@ export class TableSheet {
     columns: readonly TableColumn[],
     print: PrintLayout,
   ): TableSheet {
-    const worksheet = workbook.addWorksheet(name, {
+    const worksheet = workbook.addWorksheet(xmlSafeText(name), {
       pageSetup: pageSetupOf(print),
       // Frozen panes only work when given here, not set later.
       views: [{ state: 'frozen', xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }],
     });
     worksheet.columns = columns.map((column) => ({ width: column.width }));
-    const header = worksheet.addRow(columns.map((column) => column.header));
+    const header = worksheet.addRow(columns.map((column) => xmlSafeText(column.header)));
     header.eachCell((cell) => {
       cell.style = HEADER_STYLE;
     });

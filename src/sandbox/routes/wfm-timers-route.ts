@@ -66,6 +66,7 @@ export function registerWfmTimersRoute(app: FastifyInstance, context: SandboxCon
         select: query.select,
         invalidRowRate: faults.invalidRowRate,
         duplicateRowRate: faults.duplicateRowRate,
+        hostileTextRate: faults.hostileTextRate,
       });
       return writeRawBody(reply, {
         status: 200,

@@ -229,9 +229,11 @@ describe('text cells', () => {
     );
   });
 
-  it('drop the control characters XML cannot hold (a known limit of the format as exceljs writes it)', async () => {
-    const bytes = await renderWorkbook({ shifts: [shiftRecord({ comment: 'a\u0001b\r\nc' })] });
-    expect(cellOf(sheet(await readWorkbook(bytes), 'Shifts'), 2, 'comment').value).toBe('ab\nc');
+  it('show U+FFFD for each character XML cannot hold (never drop it silently)', async () => {
+    const bytes = await renderWorkbook({ shifts: [shiftRecord({ comment: 'a\u0001b\u007f\uFFFE\r\nc' })] });
+    expect(cellOf(sheet(await readWorkbook(bytes), 'Shifts'), 2, 'comment').value).toBe(
+      'a\uFFFDb\uFFFD\uFFFD\nc',
+    );
   });
 });
 
