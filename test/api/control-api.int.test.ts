@@ -2,7 +2,7 @@
 // the sandbox: auth on every route but /healthz, strict body validation with clear 400s, 413 and
 // invalid JSON, deduplicated POSTs, job status, file downloads, metrics and the dashboard.
 
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
@@ -202,6 +202,14 @@ describe('exports', () => {
     expect(manifest.json()['export_id']).toBe((view['result'] as Record<string, unknown>)['export_id']);
     expect((await call(`/exports/${jobId}/files/nothing.csv`)).status).toBe(404);
     expect((await call(`/exports/${jobId}/files/..%2Fmanifest.json`)).status).toBe(404);
+  });
+
+  it('answers 404, not 400, for a file the manifest lists that is gone from the folder', async () => {
+    const folder = realpathSync(join(harness.dest, `${DAY}_${DAY}`));
+    rmSync(join(folder, 'summary_by_user.csv'));
+    const r = await call(`/exports/${jobId}/files/summary_by_user.csv`);
+    expect(r.status).toBe(404);
+    expect(r.json()).toEqual({ error: 'not_found', message: expect.stringContaining('summary_by_user.csv') });
   });
 
   it('counts the export in the metrics', async () => {
