@@ -12,6 +12,16 @@ export class DestinationInvalidError extends ShiftExportError {
   }
 }
 
+/**
+ * A destination outside the roots this process may write to (EXPORT_DEST, EXPORT_DEST_ALLOW):
+ * final, whoever asked for it — a job's data in Redis is not trusted to choose where we write.
+ */
+export class DestinationNotAllowedError extends ShiftExportError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('DEST_NOT_ALLOWED', message, details === undefined ? {} : { details });
+  }
+}
+
 /** A published export or file that is not there. */
 export class DestinationNotFoundError extends ShiftExportError {
   constructor(message: string, details?: Record<string, unknown>) {

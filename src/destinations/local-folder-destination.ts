@@ -28,6 +28,7 @@ import { mkdir, open, readFile, realpath, unlink, writeFile, type FileHandle } f
 import { isAbsolute, join } from 'node:path';
 import type { Period } from '../domain/period.js';
 import { silentLogger, type Logger } from '../logger.js';
+import { assertDestinationAllowed } from './allowed-destination.js';
 import type { Destination, ExportPublication } from './destination.js';
 import {
   abortError,
@@ -37,6 +38,7 @@ import {
   toLocalDestinationError,
 } from './destination-errors.js';
 import { LocalPublication } from './local-publication.js';
+import type { ParsedDestination } from './parse-destination.js';
 import {
   assertExportId,
   hasControlCharacters,
@@ -52,6 +54,8 @@ export interface LocalFolderDestinationOptions {
   readonly logger?: Logger;
   /** Hidden leftovers of other attempts younger than this are never removed (default 1 h). */
   readonly staleVersionAgeMs?: number;
+  /** When given, `dir` must stay inside these roots (by real path) when an export begins and publishes. */
+  readonly roots?: readonly ParsedDestination[] | undefined;
 }
 
 export const DEFAULT_STALE_VERSION_AGE_MS = 60 * 60 * 1000;
@@ -67,6 +71,7 @@ export class LocalFolderDestination implements Destination {
   readonly dir: string;
   readonly #logger: Logger;
   readonly #staleVersionAgeMs: number;
+  readonly #roots: readonly ParsedDestination[] | undefined;
 
   constructor(options: LocalFolderDestinationOptions) {
     if (!isAbsolute(options.dir))
@@ -80,6 +85,13 @@ export class LocalFolderDestination implements Destination {
     this.description = options.dir;
     this.#logger = options.logger ?? silentLogger;
     this.#staleVersionAgeMs = options.staleVersionAgeMs ?? DEFAULT_STALE_VERSION_AGE_MS;
+    this.#roots = options.roots;
+  }
+
+  /** Throws DEST_NOT_ALLOWED when `dir` (by real path, now) is outside the roots given. */
+  async #assertInsideRoots(): Promise<void> {
+    if (this.#roots !== undefined)
+      await assertDestinationAllowed({ kind: 'local', dir: this.dir }, this.#roots);
   }
 
   /** The path readers use for the published export of `period`: a symlink to its version folder. */
@@ -90,12 +102,14 @@ export class LocalFolderDestination implements Destination {
   async begin(period: Period, exportId: string, signal?: AbortSignal): Promise<ExportPublication> {
     assertExportId(exportId);
     if (signal?.aborted === true) throw abortError(signal);
+    await this.#assertInsideRoots();
     return LocalPublication.create({
       dir: this.dir,
       period,
       exportId,
       logger: this.#logger.child({ destination: 'local', period: safePeriodKey(period), exportId }),
       staleVersionAgeMs: this.#staleVersionAgeMs,
+      beforeSealing: () => this.#assertInsideRoots(),
       signal,
     });
   }

@@ -21,6 +21,8 @@ export interface LocalPublicationOptions {
   readonly exportId: string;
   readonly logger: Logger;
   readonly staleVersionAgeMs: number;
+  /** Called right before the manifest is written and the folder sealed; a throw fails the export. */
+  readonly beforeSealing?: () => Promise<void>;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -132,6 +134,9 @@ export class LocalPublication implements ExportPublication {
       }
       await Promise.all([...this.#files.values()].map((f) => f.done));
       if (this.#options.signal?.aborted === true) throw abortError(this.#options.signal);
+      // The folder's path was checked when the export began; a symlink planted on it since then
+      // must not receive the manifest or the link.
+      await this.#options.beforeSealing?.();
 
       const partial = this.#path(this.#names.partial);
       const manifest = new SyncedFileStream(join(partial, MANIFEST_NAME));

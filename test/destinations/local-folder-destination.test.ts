@@ -1,4 +1,15 @@
-import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -270,6 +281,25 @@ describe('LocalFolderDestination', () => {
       'shifts.csv',
       'summary_by_shop.csv',
     ]);
+  });
+
+  it('refuses to publish into a folder that was swapped for a symlink out of its roots after begin()', async () => {
+    const team = join(dir, 'team');
+    const outside = join(root, 'outside');
+    await mkdir(team, { recursive: true });
+    await mkdir(outside);
+    const dest = new LocalFolderDestination({ dir: team, roots: [{ kind: 'local', dir }] });
+    const publication = await dest.begin(period, 'v1');
+    const sink = publication.openFile('shifts.csv', CONTENT_TYPES.csv);
+    await writeAll(sink.stream, files['shifts.csv']);
+    const stored = await sink.done();
+    await rename(team, join(dir, 'team-before'));
+    await symlink(outside, team);
+    const error = await rejection(publication.publish(JSON.stringify({ files: [stored] })));
+    expect(error.code).toBe('DEST_NOT_ALLOWED');
+    expect(await readdir(outside)).toEqual([]);
+    // A symlink found at begin() is refused before anything is created.
+    expect((await rejection(dest.begin(period, 'v2'))).code).toBe('DEST_NOT_ALLOWED');
   });
 
   it('refuses a destination folder that is relative or has control characters', () => {
