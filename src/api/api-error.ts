@@ -1,7 +1,7 @@
 // Error replies of the control API: always `{error, message}` with a stable snake_case `error`
-// and one line of `message`. Known failures map to their status (400 bad input, 401, 404 (a
-// published file that is not there included), 409, 413, 415, 503 when Redis is down); anything
-// else is a 500 whose details go to the log only.
+// and one line of `message`. Known failures map to their status (400 bad input, 401, 403 a job's
+// destination outside the allowed roots, 404 (a published file that is not there included), 409,
+// 413, 415, 503 when Redis is down); anything else is a 500 whose details go to the log only.
 
 import type { FastifyReply } from 'fastify';
 import { isShiftExportError } from '../errors.js';
@@ -35,6 +35,7 @@ const FASTIFY_CODES: Readonly<Record<string, readonly [number, string]>> = {
 /** Our own non-retryable errors that are not the caller's bad input (the rest answer 400). */
 const SHIFT_EXPORT_CODES: Readonly<Record<string, readonly [number, string]>> = {
   DEST_NOT_FOUND: [404, 'not_found'],
+  DEST_NOT_ALLOWED: [403, 'forbidden'],
 };
 
 /** Messages of ioredis and BullMQ when Redis is not connected. */

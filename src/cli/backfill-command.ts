@@ -50,7 +50,7 @@ Examples:
   npx shift-export backfill --from 2026-11-01 --to 2026-11-07 --format csv --dest s3://reports/shifts --wait
 `,
   async run(argv, io) {
-    const { data, force, wait } = parseExportRequestFlags('backfill', argv, io, {
+    const { data, force, wait } = await parseExportRequestFlags('backfill', argv, io, {
       maxDays: MAX_BACKFILL_DAYS,
     });
     const queueConfig = loadQueueConfig(io.env);

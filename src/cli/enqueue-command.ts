@@ -37,7 +37,7 @@ Examples:
   JOB=$(npx shift-export enqueue --from 2026-11-20 --to 2026-11-20 --force) && npx shift-export status "$JOB"
 `,
   async run(argv, io) {
-    const { data, force, wait } = parseExportRequestFlags('enqueue', argv, io);
+    const { data, force, wait } = await parseExportRequestFlags('enqueue', argv, io);
     const config = loadQueueConfig(io.env);
     const tuning = loadQueueTuning(io.env);
     const [{ openProducer }, { enqueueExport }, { waitAndReport }] = await Promise.all([

@@ -2,7 +2,8 @@
 // the sandbox: auth on every route but /healthz, strict body validation with clear 400s, 413 and
 // invalid JSON, deduplicated POSTs, job status, file downloads, metrics and the dashboard.
 
-import { readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
@@ -143,6 +144,25 @@ describe('POST /exports validation', () => {
     expect(await harness.producer.queue.count()).toBe(0);
   });
 
+  it('answers 400 for a dest inside EXPORT_DEST that is a symlink leading out of it, and queues nothing', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'outside-'));
+    symlinkSync(outside, join(harness.dest, 'escape'));
+    try {
+      for (const dest of [join(harness.dest, 'escape'), join(harness.dest, 'escape', 'team')]) {
+        const r = await call('/exports', { body: { from: DAY, to: DAY, dest } });
+        expect(r.status, dest).toBe(400);
+        expect(r.json()).toEqual({
+          error: 'invalid_body',
+          message: expect.stringMatching(/^dest: .* is refused: /),
+        });
+      }
+      expect(await harness.producer.queue.count()).toBe(0);
+    } finally {
+      rmSync(join(harness.dest, 'escape'));
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('answers 400 for invalid JSON and 413 for a body over the limit', async () => {
     const broken = await call('/exports', { body: '{"from": "2024-03-30",' });
     expect(broken.status).toBe(400);
@@ -210,6 +230,19 @@ describe('exports', () => {
     const r = await call(`/exports/${jobId}/files/summary_by_user.csv`);
     expect(r.status).toBe(404);
     expect(r.json()).toEqual({ error: 'not_found', message: expect.stringContaining('summary_by_user.csv') });
+  });
+
+  it('answers 403 for the files of a job whose data was edited to point outside EXPORT_DEST', async () => {
+    const job = await harness.producer.queue.getJob(jobId);
+    const data = job?.data as Record<string, unknown>;
+    await job?.updateData({ ...data, dest: '/etc' });
+    try {
+      const r = await call(`/exports/${jobId}/files/shifts.csv`);
+      expect(r.status).toBe(403);
+      expect(r.json()).toEqual({ error: 'forbidden', message: expect.stringMatching(/^DEST_NOT_ALLOWED: /) });
+    } finally {
+      await job?.updateData(data);
+    }
   });
 
   it('counts the export in the metrics', async () => {
