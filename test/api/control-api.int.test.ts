@@ -119,6 +119,64 @@ describe('auth', () => {
   });
 });
 
+describe('dashboard', () => {
+  const QUEUE = '/admin/queues/api/queues/shift-exports';
+
+  it('is read-only by default: every write route answers 4xx and changes nothing', async () => {
+    const queue = harness.producer.queue;
+    await queue.add(
+      'export-period',
+      { from: DAY, to: DAY, formats: ['csv'] },
+      { jobId: 'dash-job', delay: 3_600_000 },
+    );
+    const writes: [string, string, object?][] = [
+      [
+        'POST',
+        `${QUEUE}/add`,
+        { name: 'export-period', data: { from: DAY, to: DAY, formats: ['csv'], dest: '/etc' } },
+      ],
+      [
+        'PATCH',
+        `${QUEUE}/dash-job/update-data`,
+        { jobData: { from: DAY, to: DAY, formats: ['csv'], dest: '/etc' } },
+      ],
+      ['PATCH', `${QUEUE}/dash-job/delay`, { delay: 0 }],
+      ['PATCH', `${QUEUE}/dash-job/priority`, { priority: 1 }],
+      ['PUT', `${QUEUE}/dash-job/retry`],
+      ['PUT', `${QUEUE}/dash-job/promote`],
+      ['PUT', `${QUEUE}/dash-job/clean`],
+      ['PUT', `${QUEUE}/retry/failed`],
+      ['PUT', `${QUEUE}/promote`],
+      ['PUT', `${QUEUE}/clean/delayed`],
+      ['PUT', `${QUEUE}/pause`],
+      ['PUT', `${QUEUE}/resume`],
+      ['PUT', `${QUEUE}/empty`],
+      ['PUT', `${QUEUE}/obliterate`, { force: true }],
+      ['PUT', `${QUEUE}/concurrency`, { concurrency: 1 }],
+      ['PUT', '/admin/queues/api/queues/pause'],
+      ['PUT', '/admin/queues/api/queues/resume'],
+      ['DELETE', `${QUEUE}/dash-job`],
+    ];
+    try {
+      for (const [method, path, body] of writes) {
+        const r = await call(path, { method, ...(body === undefined ? {} : { body }) });
+        expect(r.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
+        expect(r.status, `${method} ${path}`).toBeLessThan(500);
+      }
+      const job = await queue.getJob('dash-job');
+      expect(job?.data).toEqual({ from: DAY, to: DAY, formats: ['csv'] });
+      expect(await job?.getState()).toBe('delayed');
+      expect(await queue.count()).toBe(1);
+      expect(await queue.isPaused()).toBe(false);
+      // Reading still works.
+      expect((await call(`${QUEUE}/dash-job`)).status).toBe(200);
+    } finally {
+      // Whatever a failing route did, the next tests start from an empty, running queue.
+      await queue.obliterate({ force: true });
+    }
+  });
+});
+
 describe('POST /exports validation', () => {
   it.each([
     ['an unknown field', { from: DAY, to: DAY, token: 'x' }, /token|unrecognized/i],
