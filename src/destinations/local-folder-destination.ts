@@ -19,8 +19,15 @@
 //    folder: the previous export stays as it was. Hidden entries left by crashed attempts are
 //    removed by a later publish of the same period once they are older than staleVersionAgeMs.
 //
-// A real folder found at `DIR/<from>_<to>` (from an older tool or by hand) is renamed aside just
-// before the first swap, the only moment the path is briefly absent.
+// Only what the exporter created is ever renamed, replaced or removed (local-ownership.ts): each
+// version folder holds an owner marker, `.shift-export`. Anything else at `DIR/<from>_<to>` — a
+// real folder (someone's notes, an older tool's output), a file, a symlink to elsewhere — stops
+// the export with DEST_NOT_OURS before it writes anything, and is left untouched.
+//
+// With `roots` (the worker's EXPORT_DEST and EXPORT_DEST_ALLOW), DIR must lie inside them by real
+// path when an export begins and again right before its manifest is written: a symlink planted on
+// the path meanwhile does not receive the publish. Files are created with O_EXCL inside the
+// `.partial` folder made at begin(), so a swapped path makes them fail rather than land elsewhere.
 
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';

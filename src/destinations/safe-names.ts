@@ -39,6 +39,10 @@ export function assertFileName(name: string): void {
 // No "." in an export id: it is a segment of `.<period>.<id>.partial` folder names.
 const EXPORT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
+export function isExportId(text: string): boolean {
+  return EXPORT_ID.test(text);
+}
+
 export function assertExportId(exportId: string): void {
   if (!EXPORT_ID.test(exportId)) {
     throw new DestinationInvalidError(
