@@ -22,6 +22,10 @@ export function printable(text: string): string {
 
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
+export function isFileName(text: string): boolean {
+  return FILE_NAME.test(text);
+}
+
 /** A file of an export: one segment of letters, digits, `.`, `_`, `-`; not manifest.json. */
 export function assertFileName(name: string): void {
   if (!FILE_NAME.test(name)) {
