@@ -8,20 +8,23 @@
 //
 // The owner marker is a small file, `.shift-export`, written into every `.partial` folder when an
 // export begins (so it travels with the folder into its version name), naming the period and the
-// export id: `{"written_by":"shift-export","period":"<from>_<to>","export_id":"<id>"}`. A folder
-// with our name but no marker, or a marker that names another folder, is not ours.
+// export id: `{"written_by":"shift-export","period":"<from>_<to>","export_id":"<id>"}`. Version
+// folders published before the marker existed prove it with their manifest.json instead: its
+// export_id and period name the folder. A folder with our name but neither, or with a marker or
+// manifest that names another folder, is not ours.
 
 import { constants } from 'node:fs';
 import { lstat, open, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TOOL_NAME } from '../version.js';
 import { ForeignEntryError } from './destination-errors.js';
-import { isExportId } from './safe-names.js';
+import { isExportId, MANIFEST_NAME } from './safe-names.js';
 
 export const OWNER_MARKER_NAME = '.shift-export';
 
-/** Markers are a few dozen bytes; anything longer is not one of ours. */
+/** Markers are a few dozen bytes, manifests a few KiB; anything longer is not one of ours. */
 const MAX_MARKER_BYTES = 1024;
+const MAX_MANIFEST_BYTES = 1024 * 1024;
 
 interface OwnerMarker {
   readonly written_by: string;
@@ -62,7 +65,29 @@ export function hiddenEntryOf(name: string, periodKey: string): HiddenEntry | un
   return undefined;
 }
 
-/** True when `DIR/name` is a real folder (not a symlink) holding our marker for this period and id. */
+/** The JSON of a small regular file; undefined when it is missing, a symlink, too long or not JSON. */
+async function readSmallJson(path: string, maxBytes: number): Promise<Record<string, unknown> | undefined> {
+  try {
+    // O_NOFOLLOW: a symlink named like our file proves nothing.
+    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      const buffer = Buffer.alloc(maxBytes + 1);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      if (bytesRead > maxBytes) return undefined;
+      const value: unknown = JSON.parse(buffer.subarray(0, bytesRead).toString('utf8'));
+      return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True when `DIR/name` is a real folder (not a symlink) holding our marker for this period and id,
+ * or (published before markers existed) our manifest naming them.
+ */
 export async function isOwnedFolder(
   dir: string,
   name: string,
@@ -72,20 +97,21 @@ export async function isOwnedFolder(
   const folder = join(dir, name);
   try {
     if (!(await lstat(folder)).isDirectory()) return false;
-    // O_NOFOLLOW: a symlink named like the marker proves nothing.
-    const handle = await open(join(folder, OWNER_MARKER_NAME), constants.O_RDONLY | constants.O_NOFOLLOW);
-    try {
-      const buffer = Buffer.alloc(MAX_MARKER_BYTES + 1);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-      if (bytesRead > MAX_MARKER_BYTES) return false;
-      const marker = JSON.parse(buffer.subarray(0, bytesRead).toString('utf8')) as Partial<OwnerMarker>;
-      return marker.written_by === TOOL_NAME && marker.period === periodKey && marker.export_id === exportId;
-    } finally {
-      await handle.close();
-    }
   } catch {
     return false;
   }
+  const marker = await readSmallJson(join(folder, OWNER_MARKER_NAME), MAX_MARKER_BYTES);
+  if (marker !== undefined)
+    return (
+      marker['written_by'] === TOOL_NAME && marker['period'] === periodKey && marker['export_id'] === exportId
+    );
+  const manifest = await readSmallJson(join(folder, MANIFEST_NAME), MAX_MANIFEST_BYTES);
+  const period = manifest?.['period'] as { from?: unknown; to?: unknown } | undefined;
+  return (
+    manifest?.['export_id'] === exportId &&
+    typeof period === 'object' &&
+    `${String(period.from)}_${String(period.to)}` === periodKey
+  );
 }
 
 /** What is at `DIR/<from>_<to>` now. */

@@ -351,9 +351,17 @@ describe('LocalFolderDestination', () => {
     expect(await readFile(join(dir, `.${key}.notes`, 'a.txt'), 'utf8')).toBe('mine');
   });
 
-  it('refuses a link at <dest>/<from>_<to> to a version folder that lost its owner marker', async () => {
+  it('replaces a version published before owner markers existed: its manifest names it', async () => {
     await runExport(new LocalFolderDestination({ dir }), period, 'v1', files);
     await rm(join(dir, `.${key}.v1`, '.shift-export'));
+    await runExport(new LocalFolderDestination({ dir }), period, 'v2', files);
+    expect(await entries()).toEqual([`.${key}.v2`, key]);
+  });
+
+  it('refuses a link at <dest>/<from>_<to> to a version folder with neither marker nor its manifest', async () => {
+    await runExport(new LocalFolderDestination({ dir }), period, 'v1', files);
+    await rm(join(dir, `.${key}.v1`, '.shift-export'));
+    await writeFile(join(dir, `.${key}.v1`, 'manifest.json'), JSON.stringify({ export_id: 'v0', period }));
     const error = await rejection(runExport(new LocalFolderDestination({ dir }), period, 'v2', files));
     expect(error.code).toBe('DEST_NOT_OURS');
     expect(await entries()).toEqual([`.${key}.v1`, key]);
