@@ -40,8 +40,9 @@ Flags:
   --from DATE     first business date (YYYY-MM-DD)
   --to DATE       last business date, inclusive (at most ${MAX_BACKFILL_DAYS} days)
   --format LIST   csv, xlsx or csv,xlsx (default: EXPORT_FORMATS, else csv,xlsx)
-  --dest DEST     a folder (as the worker sees it) or s3://bucket/prefix (default: the worker's
-                  EXPORT_DEST)
+  --dest DEST     a folder (as the worker sees it) or s3://bucket/prefix inside EXPORT_DEST or
+                  EXPORT_DEST_ALLOW (default: the worker's EXPORT_DEST); the worker refuses
+                  any other
   --force         run again even when this backfill already completed
   --wait          wait for the end; print where the index is, or the failure and exit 1
 
