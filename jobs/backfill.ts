@@ -1,10 +1,13 @@
 // The parent of a backfill flow. BullMQ runs it once every child — one export job per day —
 // completed (a child that fails for good fails this job at once: failParentOnFailure). It gathers
 // the days' export summaries into an index, stores it as `<dest>/backfill-<from>_<to>.json` and
-// returns it as the job's result.
+// returns it as the job's result. The index is a file it writes, so its dest must lie inside
+// EXPORT_DEST or EXPORT_DEST_ALLOW like any export's: a flow's parent data may differ from its
+// children's.
 
 import type { Job } from 'bullmq';
 import type { ExportConfig, S3Config } from '../src/config.js';
+import { assertDestinationAllowed, destinationRoots } from '../src/destinations/allowed-destination.js';
 import { periodDates, type Period } from '../src/domain/period.js';
 import { ShiftExportError } from '../src/errors.js';
 import type { Logger } from '../src/logger.js';
@@ -85,8 +88,11 @@ export function buildBackfillIndex(
 }
 
 export function createBackfillProcessor(deps: BackfillDeps): (job: Job) => Promise<BackfillResult> {
+  const roots = destinationRoots(deps.exportConfig);
   return async (job) => {
     const data = parseJobData(backfillJobDataSchema, job.data, 'backfill');
+    const destText = data.dest ?? deps.exportConfig.dest;
+    await assertDestinationAllowed(destText, roots);
     const period: Period = { from: data.from, to: data.to };
     const values = await job.getChildrenValues<unknown>();
     const results = Object.values(values).flatMap((v) => {
@@ -101,7 +107,7 @@ export function createBackfillProcessor(deps: BackfillDeps): (job: Job) => Promi
       (deps.now ?? (() => new Date()))(),
     );
     const location = await writeBackfillIndex(
-      data.dest ?? deps.exportConfig.dest,
+      destText,
       period,
       `${JSON.stringify(index, null, 2)}\n`,
       deps.s3Config,

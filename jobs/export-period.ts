@@ -1,5 +1,7 @@
-// The processor of `export-period` jobs: check the job's data (jobs outlive deploys), then run the
-// same export as `shift-export run` — upstream from WFM_*, files to the job's dest or EXPORT_DEST —
+// The processor of `export-period` jobs: check the job's data (jobs outlive deploys, and anyone who
+// reaches Redis or the dashboard can write one), refuse a destination outside EXPORT_DEST and
+// EXPORT_DEST_ALLOW, then run the same export as `shift-export run` — upstream from WFM_*, files to
+// the job's dest or EXPORT_DEST —
 // with progress throttled onto the job, the BullMQ AbortSignal passed down (so a cancelled job
 // aborts its uploads), and a compact summary of the published manifest as the job's result. Rows
 // changed since the previous export of the period are counted by the change-tracking wrapper
@@ -8,6 +10,7 @@
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ConnectedWfmConfig, ExportConfig, S3Config } from '../src/config.js';
+import { assertDestinationAllowed, destinationRoots } from '../src/destinations/allowed-destination.js';
 import { createDestination } from '../src/destinations/create-destination.js';
 import { parsePeriod } from '../src/domain/period.js';
 import type { ExportProgress } from '../src/export/progress.js';
@@ -36,11 +39,15 @@ export interface ExportPeriodDeps {
 export function createExportProcessor(
   deps: ExportPeriodDeps,
 ): (job: Job, token?: string, signal?: AbortSignal) => Promise<ExportJobResult> {
+  const roots = destinationRoots(deps.exportConfig);
   return async (job, _token, signal) => {
     const log = deps.logger.child({ jobId: job.id, attempt: job.attemptsMade + 1 });
     const data = parseJobData(exportJobDataSchema, job.data, 'export');
     const period = parsePeriod(data.from, data.to, deps.exportConfig.maxDays);
-    const base = await createDestination(data.dest ?? deps.exportConfig.dest, deps.s3Config, log);
+    // Here, where the writing happens: whoever put the job into Redis, it writes nowhere else.
+    const destText = data.dest ?? deps.exportConfig.dest;
+    await assertDestinationAllowed(destText, roots);
+    const base = await createDestination(destText, deps.s3Config, log, { roots });
     const destination = new ChangeTrackingDestination(base, {
       csvDelimiter: deps.exportConfig.csvDelimiter,
       logger: log,

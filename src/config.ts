@@ -5,7 +5,8 @@
 
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ConfigError } from './errors.js';
+import { parseDestination } from './destinations/parse-destination.js';
+import { ConfigError, ShiftExportError } from './errors.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -72,6 +73,11 @@ export const ENV_DOCS = {
   },
   WFM_MAX_ROW_BYTES: { default: '16777216', description: 'Largest single report row accepted (16 MiB).' },
   EXPORT_DEST: { default: './exports', description: 'Where exports go: a folder, or s3://bucket/prefix.' },
+  EXPORT_DEST_ALLOW: {
+    default: '(none)',
+    description:
+      'Comma-separated further roots a job or request may write to besides EXPORT_DEST: folders (compared by real path, symlinks resolved) and/or s3://bucket/prefix (that prefix or below it). Workers refuse any other destination.',
+  },
   EXPORT_FORMATS: {
     default: 'csv,xlsx',
     description: 'Formats written when none are asked for: csv, xlsx or both.',
@@ -157,6 +163,11 @@ export const ENV_DOCS = {
     description: 'Comma-separated bearer tokens accepted by the control API and dashboard.',
   },
   API_BODY_LIMIT_BYTES: { default: '16384', description: 'Largest request body the control API accepts.' },
+  DASHBOARD_READ_ONLY: {
+    default: 'true',
+    description:
+      'Bull Board at /admin/queues only shows the queue; false enables its write actions (add, retry, clean, remove, update data, pause, empty, obliterate).',
+  },
   LOG_LEVEL: {
     default: 'info',
     description: 'pino level: fatal, error, warn, info, debug, trace or silent.',
@@ -326,6 +337,7 @@ export function parseFormats(text: string, source: string): ExportFormat[] {
 
 const exportShape = {
   EXPORT_DEST: z.string().default('./exports'),
+  EXPORT_DEST_ALLOW: z.string().optional(),
   EXPORT_FORMATS: z.string().default('csv,xlsx'),
   EXPORT_MAX_DAYS: intIn(1, 3660).default(31),
   CSV_DELIMITER: z.enum([',', ';', 'tab']).default(','),
@@ -335,6 +347,8 @@ const exportShape = {
 
 export interface ExportConfig {
   readonly dest: string;
+  /** EXPORT_DEST_ALLOW: further destination roots, each a valid destination text. */
+  readonly destAllow: readonly string[];
   readonly formats: readonly ExportFormat[];
   readonly maxDays: number;
   readonly csvDelimiter: ',' | ';' | '\t';
@@ -346,12 +360,30 @@ export function loadExportConfig(env: Env = process.env): ExportConfig {
   const c = parseSlice(env, exportShape);
   return Object.freeze({
     dest: c.EXPORT_DEST,
+    destAllow: Object.freeze(parseDestinationList(c.EXPORT_DEST_ALLOW, 'EXPORT_DEST_ALLOW')),
     formats: Object.freeze(parseFormats(c.EXPORT_FORMATS, 'EXPORT_FORMATS')),
     maxDays: c.EXPORT_MAX_DAYS,
     csvDelimiter: c.CSV_DELIMITER === 'tab' ? '\t' : c.CSV_DELIMITER,
     csvBom: c.CSV_BOM,
     matchRateThreshold: c.XLSX_MATCH_RATE_THRESHOLD,
   });
+}
+
+/** A comma-separated list of destinations, each checked now so a typo stops the start, not a job. */
+function parseDestinationList(text: string | undefined, variable: string): string[] {
+  const entries = (text ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  for (const entry of entries) {
+    try {
+      parseDestination(entry);
+    } catch (error) {
+      const why = error instanceof ShiftExportError ? error.message : String(error);
+      throw new ConfigError(`${variable} is invalid: ${why}`, { variable });
+    }
+  }
+  return entries;
 }
 
 const s3Shape = {
@@ -483,6 +515,7 @@ const apiShape = {
   API_PORT: intIn(0, 65_535).default(3000),
   API_TOKENS: z.string().optional(),
   API_BODY_LIMIT_BYTES: intIn(64, 1024 * 1024).default(16_384),
+  DASHBOARD_READ_ONLY: bool.default(true),
 };
 
 export interface ApiConfig {
@@ -490,6 +523,7 @@ export interface ApiConfig {
   readonly port: number;
   readonly tokens: readonly string[];
   readonly bodyLimitBytes: number;
+  readonly dashboardReadOnly: boolean;
 }
 
 export function loadApiConfig(env: Env = process.env): ApiConfig {
@@ -508,6 +542,7 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     port: c.API_PORT,
     tokens: Object.freeze(tokens),
     bodyLimitBytes: c.API_BODY_LIMIT_BYTES,
+    dashboardReadOnly: c.DASHBOARD_READ_ONLY,
   });
 }
 

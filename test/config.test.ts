@@ -88,6 +88,27 @@ describe('config', () => {
     expect(loadApiConfig({ API_TOKENS: 'a, b ,c' }).tokens).toEqual(['a', 'b', 'c']);
   });
 
+  it('reads EXPORT_DEST_ALLOW as a list of destinations and refuses a malformed one by name', () => {
+    expect(loadExportConfig({}).destAllow).toEqual([]);
+    expect(loadExportConfig({ EXPORT_DEST_ALLOW: ' /srv/a , s3://reports/shifts/,' }).destAllow).toEqual([
+      '/srv/a',
+      's3://reports/shifts/',
+    ]);
+    const error = configError(() => loadExportConfig({ EXPORT_DEST_ALLOW: '/srv/a,s3://Bad_Bucket/x' }));
+    expect(error.toOneLine()).toMatch(/^CONFIG_INVALID: EXPORT_DEST_ALLOW is invalid: .*Bad_Bucket/);
+    expect(configError(() => loadExportConfig({ EXPORT_DEST_ALLOW: '/srv/../etc' })).message).toContain(
+      'EXPORT_DEST_ALLOW',
+    );
+  });
+
+  it('keeps the dashboard read-only unless DASHBOARD_READ_ONLY is false', () => {
+    expect(loadApiConfig({ API_TOKENS: 't' }).dashboardReadOnly).toBe(true);
+    expect(loadApiConfig({ API_TOKENS: 't', DASHBOARD_READ_ONLY: 'false' }).dashboardReadOnly).toBe(false);
+    expect(
+      configError(() => loadApiConfig({ API_TOKENS: 't', DASHBOARD_READ_ONLY: 'maybe' })).message,
+    ).toContain('DASHBOARD_READ_ONLY');
+  });
+
   it('parses formats and refuses unknown ones by name', () => {
     expect(parseFormats('xlsx, CSV', '--format')).toEqual(['csv', 'xlsx']);
     expect(() => parseFormats('pdf', '--format')).toThrow(/--format has an unknown format "pdf"/);

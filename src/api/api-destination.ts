@@ -1,32 +1,34 @@
 // Which destinations a control-API caller may choose. A bearer token lets a program queue exports,
-// not pick where the worker writes on its own disk: a local `dest` in a body must be an absolute
-// folder inside EXPORT_DEST (when EXPORT_DEST is a folder); an s3:// destination is bounded by the
-// worker's S3 credentials and is accepted. Relative folders are refused because the API and the
-// worker may run in different working directories and would resolve them differently.
+// not pick where the worker writes on its own disk: a `dest` in a body must lie inside EXPORT_DEST
+// or an EXPORT_DEST_ALLOW root, compared by real path (allowed-destination.ts), so a symlink inside
+// EXPORT_DEST cannot lead out of it. Local folders must be absolute, because the API and the worker
+// may run in different working directories and would resolve a relative one differently. The
+// worker checks again when the job runs: this is the early, friendly answer.
 
-import { isAbsolute, relative } from 'node:path';
-import { parseDestination } from '../destinations/parse-destination.js';
+import { isAbsolute } from 'node:path';
+import { assertDestinationAllowed } from '../destinations/allowed-destination.js';
+import type { ParsedDestination } from '../destinations/parse-destination.js';
 import { printable } from '../destinations/safe-names.js';
+import { isShiftExportError } from '../errors.js';
 import { ApiError } from './api-error.js';
 
-/** Throws a 400 ApiError when an API caller may not export to `dest`; `dest` has passed parseDestination. */
-export function assertApiDestination(dest: string | undefined, exportDest: string): void {
+const RULE =
+  'through the API a destination must be an absolute folder inside EXPORT_DEST or EXPORT_DEST_ALLOW (symlinks resolved), or an s3:// root listed there; omit dest for EXPORT_DEST';
+
+/** Throws a 400 ApiError when an API caller may not export to `dest`; a malformed `dest` throws DEST_INVALID. */
+export async function assertApiDestination(
+  dest: string | undefined,
+  roots: readonly ParsedDestination[],
+): Promise<void> {
   if (dest === undefined) return;
-  const asked = parseDestination(dest);
-  if (asked.kind === 's3') return;
-  const base = parseDestination(exportDest);
-  const inside =
-    base.kind === 'local' &&
-    isAbsolute(dest) &&
-    (() => {
-      const rel = relative(base.dir, asked.dir);
-      return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-    })();
-  if (!inside) {
-    throw new ApiError(
-      400,
-      'invalid_body',
-      `dest: ${printable(dest)} is refused: through the API a local folder must be an absolute path inside EXPORT_DEST; use s3://bucket/prefix or omit dest`,
-    );
+  const refuse = (): never => {
+    throw new ApiError(400, 'invalid_body', `dest: ${printable(dest)} is refused: ${RULE}`);
+  };
+  if (!/^s3:\/\//i.test(dest) && !isAbsolute(dest)) refuse();
+  try {
+    await assertDestinationAllowed(dest, roots);
+  } catch (error) {
+    if (isShiftExportError(error) && error.code === 'DEST_NOT_ALLOWED') refuse();
+    throw error;
   }
 }

@@ -1,5 +1,6 @@
 // Error replies of the control API: always `{error, message}` with a stable snake_case `error`
-// and one line of `message`. Known failures map to their status (400 bad input, 401, 404, 409,
+// and one line of `message`. Known failures map to their status (400 bad input, 401, 403 a job's
+// destination outside the allowed roots, 404 (a published file that is not there included), 409,
 // 413, 415, 503 when Redis is down); anything else is a 500 whose details go to the log only.
 
 import type { FastifyReply } from 'fastify';
@@ -31,6 +32,12 @@ const FASTIFY_CODES: Readonly<Record<string, readonly [number, string]>> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'invalid_request'],
 };
 
+/** Our own non-retryable errors that are not the caller's bad input (the rest answer 400). */
+const SHIFT_EXPORT_CODES: Readonly<Record<string, readonly [number, string]>> = {
+  DEST_NOT_FOUND: [404, 'not_found'],
+  DEST_NOT_ALLOWED: [403, 'forbidden'],
+};
+
 /** Messages of ioredis and BullMQ when Redis is not connected. */
 const REDIS_DOWN =
   /enableOfflineQueue|Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|Stream isn't writeable/i;
@@ -56,6 +63,9 @@ export function mapError(error: unknown): MappedError {
       return { status: known[0], body: { error: known[1], message: oneLine(error) }, unexpected: false };
   }
   if (isShiftExportError(error)) {
+    const known = SHIFT_EXPORT_CODES[error.code];
+    if (known !== undefined)
+      return { status: known[0], body: { error: known[1], message: error.toOneLine() }, unexpected: false };
     if (error.code === 'REDIS_UNAVAILABLE')
       return {
         status: 503,

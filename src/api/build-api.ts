@@ -27,6 +27,8 @@ export interface ApiDeps {
   readonly tokens: readonly string[];
   readonly bodyLimitBytes: number;
   readonly destinations: DestinationPool;
+  /** DASHBOARD_READ_ONLY: Bull Board's write actions refused. */
+  readonly dashboardReadOnly: boolean;
   readonly logger: Logger;
 }
 
@@ -90,6 +92,6 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     return reply.type(metrics.contentType).send(text);
   });
 
-  await registerDashboard(app, deps.queue);
+  await registerDashboard(app, deps.queue, { readOnly: deps.dashboardReadOnly });
   return app;
 }

@@ -6,12 +6,14 @@
 //                                   valid FILE_URL_SECONDS, or the file streamed from a local folder
 // Bodies are checked with a strict zod schema (an unknown field is a 400), then as the CLI checks
 // its flags (real period within EXPORT_MAX_DAYS, known formats, an acceptable destination); a
-// local `dest` must lie inside EXPORT_DEST (api-destination.ts).
+// `dest` must lie inside EXPORT_DEST or EXPORT_DEST_ALLOW (api-destination.ts). Downloads read only
+// from a job's destination that lies there too: job data in Redis may have been edited.
 
 import type { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ExportConfig } from '../config.js';
+import { assertDestinationAllowed, destinationRoots } from '../destinations/allowed-destination.js';
 import { S3Destination } from '../destinations/s3-destination.js';
 import { enqueueExport } from '../queue/enqueue-export.js';
 import { exportJobDataSchema } from '../queue/export-job-data.js';
@@ -61,6 +63,7 @@ function checkedJobId(id: string): string {
 }
 
 export function registerExportRoutes(app: FastifyInstance, deps: ExportRoutesDeps): void {
+  const roots = destinationRoots(deps.exportConfig);
   app.post('/exports', async (request, reply) => {
     const body = bodyOf(request.body);
     const data = exportRequest(
@@ -70,7 +73,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: ExportRoutesDep
         formatsSource: 'formats',
       },
     );
-    assertApiDestination(body.dest, deps.exportConfig.dest);
+    await assertApiDestination(body.dest, roots);
     const outcome = await enqueueExport(deps.queue, data, { force: body.force === true });
     return reply
       .code(outcome.created ? 202 : 200)
@@ -94,7 +97,9 @@ export function registerExportRoutes(app: FastifyInstance, deps: ExportRoutesDep
     if (state !== 'completed' || result === undefined)
       throw new ApiError(409, 'not_completed', `job ${id} is ${state}, not a completed export`);
     const data = exportJobDataSchema.safeParse(job.data);
-    const destination = await deps.destinations.get(data.success ? data.data.dest : undefined);
+    const dest = data.success ? data.data.dest : undefined;
+    await assertDestinationAllowed(dest ?? deps.exportConfig.dest, roots);
+    const destination = await deps.destinations.get(dest);
     const period = result.period;
     // The published manifest is the truth: a later export of the period may have replaced this one.
     const manifestText = await destination.readManifest(period);

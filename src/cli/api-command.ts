@@ -20,7 +20,8 @@ Serves on API_HOST:API_PORT (default 0.0.0.0:3000):
                                                       presigned URL valid 5 minutes)
   GET  /healthz                                       200 when Redis and EXPORT_DEST are reachable
   GET  /metrics                                       Prometheus metrics
-  GET  /admin/queues                                  the Bull Board dashboard
+  GET  /admin/queues                                  the Bull Board dashboard (read-only unless
+                                                      DASHBOARD_READ_ONLY=false)
 
 Every route but /healthz needs "Authorization: Bearer <token>" with one of API_TOKENS (the
 dashboard also accepts the token as the password of HTTP Basic auth, for browsers). Bodies are
@@ -57,6 +58,7 @@ Examples:
       tokens: apiConfig.tokens,
       bodyLimitBytes: apiConfig.bodyLimitBytes,
       destinations,
+      dashboardReadOnly: apiConfig.dashboardReadOnly,
       logger,
     });
     try {

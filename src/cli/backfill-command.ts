@@ -40,8 +40,9 @@ Flags:
   --from DATE     first business date (YYYY-MM-DD)
   --to DATE       last business date, inclusive (at most ${MAX_BACKFILL_DAYS} days)
   --format LIST   csv, xlsx or csv,xlsx (default: EXPORT_FORMATS, else csv,xlsx)
-  --dest DEST     a folder (as the worker sees it) or s3://bucket/prefix (default: the worker's
-                  EXPORT_DEST)
+  --dest DEST     a folder (as the worker sees it) or s3://bucket/prefix inside EXPORT_DEST or
+                  EXPORT_DEST_ALLOW (default: the worker's EXPORT_DEST); the worker refuses
+                  any other
   --force         run again even when this backfill already completed
   --wait          wait for the end; print where the index is, or the failure and exit 1
 
@@ -50,7 +51,7 @@ Examples:
   npx shift-export backfill --from 2026-11-01 --to 2026-11-07 --format csv --dest s3://reports/shifts --wait
 `,
   async run(argv, io) {
-    const { data, force, wait } = parseExportRequestFlags('backfill', argv, io, {
+    const { data, force, wait } = await parseExportRequestFlags('backfill', argv, io, {
       maxDays: MAX_BACKFILL_DAYS,
     });
     const queueConfig = loadQueueConfig(io.env);

@@ -22,8 +22,9 @@ Flags:
   --from DATE     first business date (YYYY-MM-DD)
   --to DATE       last business date, inclusive (at most EXPORT_MAX_DAYS days)
   --format LIST   csv, xlsx or csv,xlsx (default: EXPORT_FORMATS, else csv,xlsx)
-  --dest DEST     a folder (as the worker sees it) or s3://bucket/prefix (default: the worker's
-                  EXPORT_DEST)
+  --dest DEST     a folder (as the worker sees it) or s3://bucket/prefix inside EXPORT_DEST or
+                  EXPORT_DEST_ALLOW (default: the worker's EXPORT_DEST); the worker refuses
+                  any other
   --force         export again even when this export already completed
   --wait          show progress and wait for the end; print the export's counts, or the failure
                   reason and exit 1
@@ -37,7 +38,7 @@ Examples:
   JOB=$(npx shift-export enqueue --from 2026-11-20 --to 2026-11-20 --force) && npx shift-export status "$JOB"
 `,
   async run(argv, io) {
-    const { data, force, wait } = parseExportRequestFlags('enqueue', argv, io);
+    const { data, force, wait } = await parseExportRequestFlags('enqueue', argv, io);
     const config = loadQueueConfig(io.env);
     const tuning = loadQueueTuning(io.env);
     const [{ openProducer }, { enqueueExport }, { waitAndReport }] = await Promise.all([

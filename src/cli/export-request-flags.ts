@@ -1,7 +1,9 @@
 // The flags `enqueue` and `backfill` share: --from, --to, --format, --dest, --force, --wait,
-// parsed strictly and checked into job data before anything touches Redis.
+// parsed strictly and checked into job data before anything touches Redis. A --dest outside
+// EXPORT_DEST and EXPORT_DEST_ALLOW is refused here already (the worker would refuse the job).
 
 import { loadExportConfig } from '../config.js';
+import { assertDestinationAllowed, destinationRoots } from '../destinations/allowed-destination.js';
 import type { ExportJobData } from '../queue/export-job-data.js';
 import { exportRequest } from '../queue/export-request.js';
 import type { CliIo } from './command.js';
@@ -13,12 +15,12 @@ export interface ExportRequestFlags {
   readonly wait: boolean;
 }
 
-export function parseExportRequestFlags(
+export async function parseExportRequestFlags(
   command: string,
   argv: readonly string[],
   io: CliIo,
   options: { readonly maxDays?: number } = {},
-): ExportRequestFlags {
+): Promise<ExportRequestFlags> {
   const { values } = parseFlags(command, argv, {
     from: { type: 'string' },
     to: { type: 'string' },
@@ -29,10 +31,12 @@ export function parseExportRequestFlags(
   });
   if (values.from === undefined) throw new UsageError(`${command}: --from is required (YYYY-MM-DD)`);
   if (values.to === undefined) throw new UsageError(`${command}: --to is required (YYYY-MM-DD)`);
+  const exportConfig = loadExportConfig(io.env);
   const data = exportRequest(
     { from: values.from, to: values.to, formats: values.format, dest: values.dest },
-    loadExportConfig(io.env),
+    exportConfig,
     options,
   );
+  if (data.dest !== undefined) await assertDestinationAllowed(data.dest, destinationRoots(exportConfig));
   return { data, force: values.force === true, wait: values.wait === true };
 }

@@ -51,7 +51,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stderr.write(`shift-export ${command.name}: ${describeError(error)}\n`);
     if (
       error instanceof ShiftExportError &&
-      ['USAGE', 'CONFIG_INVALID', 'REQUEST_INVALID', 'DEST_INVALID'].includes(error.code)
+      ['USAGE', 'CONFIG_INVALID', 'REQUEST_INVALID', 'DEST_INVALID', 'DEST_NOT_ALLOWED'].includes(error.code)
     ) {
       return 2;
     }

@@ -23,7 +23,8 @@ Usage: shift-export worker
 
 Runs a BullMQ worker on the queue "shift-exports" in REDIS_URL: it takes export jobs (from
 \`enqueue\`, \`backfill\`, the control API and the nightly schedule) and writes each export to the
-job's destination or EXPORT_DEST. At start it registers the nightly schedule (NIGHTLY_CRON in
+job's destination or EXPORT_DEST. A job whose destination lies outside EXPORT_DEST and
+EXPORT_DEST_ALLOW (real paths compared) fails at once with DEST_NOT_ALLOWED, whoever queued it. At start it registers the nightly schedule (NIGHTLY_CRON in
 NIGHTLY_TZ: yesterday plus LOOKBACK_DAYS days before it, each re-exported every night).
 
 Run as many workers as you like, on as many machines, against the same Redis: each takes

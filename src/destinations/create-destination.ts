@@ -8,13 +8,18 @@ import { ConfigError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Destination } from './destination.js';
 import { LocalFolderDestination } from './local-folder-destination.js';
-import { parseDestination } from './parse-destination.js';
+import { parseDestination, type ParsedDestination } from './parse-destination.js';
 import type { S3Destination } from './s3-destination.js';
 
 export interface CreateDestinationOptions {
   /** Use this client instead of one built from the config (tests, shared clients). */
   readonly s3Client?: S3Client;
   readonly staleVersionAgeMs?: number;
+  /**
+   * The roots a local folder must stay inside (allowed-destination.ts), checked again when an
+   * export begins and right before it publishes, in case a symlink was planted meanwhile.
+   */
+  readonly roots?: readonly ParsedDestination[];
 }
 
 export type AnyDestination = LocalFolderDestination | S3Destination;
@@ -32,7 +37,10 @@ export async function createDestination(
   const parsed = parseDestination(text);
   const stale =
     options.staleVersionAgeMs === undefined ? {} : { staleVersionAgeMs: options.staleVersionAgeMs };
-  if (parsed.kind === 'local') return new LocalFolderDestination({ dir: parsed.dir, logger, ...stale });
+  if (parsed.kind === 'local') {
+    const roots = options.roots === undefined ? {} : { roots: options.roots };
+    return new LocalFolderDestination({ dir: parsed.dir, logger, ...stale, ...roots });
+  }
   const config = typeof s3Config === 'function' ? s3Config() : s3Config;
   if (config.sseKmsKeyId !== undefined && config.sse !== 'aws:kms') {
     throw new ConfigError('S3_SSE_KMS_KEY_ID is set but S3_SSE is not aws:kms', {

@@ -12,6 +12,27 @@ export class DestinationInvalidError extends ShiftExportError {
   }
 }
 
+/**
+ * A destination outside the roots this process may write to (EXPORT_DEST, EXPORT_DEST_ALLOW):
+ * final, whoever asked for it — a job's data in Redis is not trusted to choose where we write.
+ */
+export class DestinationNotAllowedError extends ShiftExportError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('DEST_NOT_ALLOWED', message, details === undefined ? {} : { details });
+  }
+}
+
+/**
+ * Something the exporter did not create is where it would publish (a real folder or file at
+ * `DIR/<from>_<to>`, a symlink to elsewhere). Final: it is left as it is, and only a person can
+ * decide what to do with it.
+ */
+export class ForeignEntryError extends ShiftExportError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('DEST_NOT_OURS', message, details === undefined ? {} : { details });
+  }
+}
+
 /** A published export or file that is not there. */
 export class DestinationNotFoundError extends ShiftExportError {
   constructor(message: string, details?: Record<string, unknown>) {

@@ -19,8 +19,15 @@
 //    folder: the previous export stays as it was. Hidden entries left by crashed attempts are
 //    removed by a later publish of the same period once they are older than staleVersionAgeMs.
 //
-// A real folder found at `DIR/<from>_<to>` (from an older tool or by hand) is renamed aside just
-// before the first swap, the only moment the path is briefly absent.
+// Only what the exporter created is ever renamed, replaced or removed (local-ownership.ts): each
+// version folder holds an owner marker, `.shift-export`. Anything else at `DIR/<from>_<to>` — a
+// real folder (someone's notes, an older tool's output), a file, a symlink to elsewhere — stops
+// the export with DEST_NOT_OURS before it writes anything, and is left untouched.
+//
+// With `roots` (the worker's EXPORT_DEST and EXPORT_DEST_ALLOW), DIR must lie inside them by real
+// path when an export begins and again right before its manifest is written: a symlink planted on
+// the path meanwhile does not receive the publish. Files are created with O_EXCL inside the
+// `.partial` folder made at begin(), so a swapped path makes them fail rather than land elsewhere.
 
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
@@ -28,6 +35,7 @@ import { mkdir, open, readFile, realpath, unlink, writeFile, type FileHandle } f
 import { isAbsolute, join } from 'node:path';
 import type { Period } from '../domain/period.js';
 import { silentLogger, type Logger } from '../logger.js';
+import { assertDestinationAllowed } from './allowed-destination.js';
 import type { Destination, ExportPublication } from './destination.js';
 import {
   abortError,
@@ -37,6 +45,7 @@ import {
   toLocalDestinationError,
 } from './destination-errors.js';
 import { LocalPublication } from './local-publication.js';
+import type { ParsedDestination } from './parse-destination.js';
 import {
   assertExportId,
   hasControlCharacters,
@@ -52,6 +61,8 @@ export interface LocalFolderDestinationOptions {
   readonly logger?: Logger;
   /** Hidden leftovers of other attempts younger than this are never removed (default 1 h). */
   readonly staleVersionAgeMs?: number;
+  /** When given, `dir` must stay inside these roots (by real path) when an export begins and publishes. */
+  readonly roots?: readonly ParsedDestination[] | undefined;
 }
 
 export const DEFAULT_STALE_VERSION_AGE_MS = 60 * 60 * 1000;
@@ -67,6 +78,7 @@ export class LocalFolderDestination implements Destination {
   readonly dir: string;
   readonly #logger: Logger;
   readonly #staleVersionAgeMs: number;
+  readonly #roots: readonly ParsedDestination[] | undefined;
 
   constructor(options: LocalFolderDestinationOptions) {
     if (!isAbsolute(options.dir))
@@ -80,6 +92,13 @@ export class LocalFolderDestination implements Destination {
     this.description = options.dir;
     this.#logger = options.logger ?? silentLogger;
     this.#staleVersionAgeMs = options.staleVersionAgeMs ?? DEFAULT_STALE_VERSION_AGE_MS;
+    this.#roots = options.roots;
+  }
+
+  /** Throws DEST_NOT_ALLOWED when `dir` (by real path, now) is outside the roots given. */
+  async #assertInsideRoots(): Promise<void> {
+    if (this.#roots !== undefined)
+      await assertDestinationAllowed({ kind: 'local', dir: this.dir }, this.#roots);
   }
 
   /** The path readers use for the published export of `period`: a symlink to its version folder. */
@@ -90,12 +109,14 @@ export class LocalFolderDestination implements Destination {
   async begin(period: Period, exportId: string, signal?: AbortSignal): Promise<ExportPublication> {
     assertExportId(exportId);
     if (signal?.aborted === true) throw abortError(signal);
+    await this.#assertInsideRoots();
     return LocalPublication.create({
       dir: this.dir,
       period,
       exportId,
       logger: this.#logger.child({ destination: 'local', period: safePeriodKey(period), exportId }),
       staleVersionAgeMs: this.#staleVersionAgeMs,
+      beforeSealing: () => this.#assertInsideRoots(),
       signal,
     });
   }

@@ -1,10 +1,12 @@
 // One export being written into a local folder: files go into `.<period>.<exportId>.partial/`,
 // publish() seals that folder (manifest last, everything fsync'ed), renames it to its version name
 // and swaps the `<period>` symlink onto it in one rename(). The scheme and its guarantees are
-// described in local-folder-destination.ts.
+// described in local-folder-destination.ts. It renames, replaces or deletes only entries it can
+// prove it created (local-ownership.ts): anything else at the period's path stops the export before
+// it writes a byte, and again right before the swap, with nothing of it touched.
 
 import { lstat, mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Period } from '../domain/period.js';
 import { AbortedError, ShiftExportError } from '../errors.js';
@@ -12,6 +14,7 @@ import type { Logger } from '../logger.js';
 import type { ExportFileSink, ExportPublication, PublishedExport, StoredFile } from './destination.js';
 import { abortError, DestinationInvalidError, toLocalDestinationError } from './destination-errors.js';
 import { HashingStream } from './hashing-stream.js';
+import { assertPeriodLinkOurs, hiddenEntryOf, isOwnedFolder, writeOwnerMarker } from './local-ownership.js';
 import { assertFileName, assertManifestJson, MANIFEST_NAME, safePeriodKey } from './safe-names.js';
 import { SyncedFileStream, syncFolder } from './synced-file-stream.js';
 
@@ -21,6 +24,8 @@ export interface LocalPublicationOptions {
   readonly exportId: string;
   readonly logger: Logger;
   readonly staleVersionAgeMs: number;
+  /** Called right before the manifest is written and the folder sealed; a throw fails the export. */
+  readonly beforeSealing?: () => Promise<void>;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -63,15 +68,25 @@ export class LocalPublication implements ExportPublication {
     options.signal?.addEventListener('abort', this.#onAbort, { once: true });
   }
 
-  /** Creates the destination folder (when missing) and this export's `.partial` folder. */
+  /**
+   * Creates the destination folder (when missing) and this export's `.partial` folder with its
+   * owner marker — unless something not ours is at the period's path: then nothing is created.
+   */
   static async create(options: LocalPublicationOptions): Promise<LocalPublication> {
     const names = localNames(options.period, options.exportId);
     const partial = join(options.dir, names.partial);
     try {
+      await assertPeriodLinkOurs(options.dir, names.key);
       await mkdir(options.dir, { recursive: true });
       await mkdir(partial);
     } catch (error) {
       throw toLocalDestinationError(error, 'create the export folder', partial);
+    }
+    try {
+      await writeOwnerMarker(partial, names.key, options.exportId);
+    } catch (error) {
+      await rm(partial, { recursive: true, force: true }).catch(() => undefined);
+      throw toLocalDestinationError(error, 'write the owner marker into', partial);
     }
     return new LocalPublication(options);
   }
@@ -120,7 +135,6 @@ export class LocalPublication implements ExportPublication {
     const dir = this.#options.dir;
     const linkPath = this.#path(this.#names.key);
     let previous: string | undefined;
-    let legacyAside: string | undefined;
     try {
       assertManifestJson(manifestJson);
       // A destroyed file is not "unfinished": its done() rejects below with the reason.
@@ -132,6 +146,11 @@ export class LocalPublication implements ExportPublication {
       }
       await Promise.all([...this.#files.values()].map((f) => f.done));
       if (this.#options.signal?.aborted === true) throw abortError(this.#options.signal);
+      // The folder's path was checked when the export began; a symlink planted on it since then
+      // must not receive the manifest or the link.
+      await this.#options.beforeSealing?.();
+      // Before the manifest: a foreign entry that appeared while the export ran fails it here.
+      await assertPeriodLinkOurs(dir, this.#names.key);
 
       const partial = this.#path(this.#names.partial);
       const manifest = new SyncedFileStream(join(partial, MANIFEST_NAME));
@@ -140,15 +159,10 @@ export class LocalPublication implements ExportPublication {
       await rename(partial, this.#path(this.#names.version));
       await syncFolder(dir);
 
-      previous = await this.#currentVersion(linkPath);
-      if (previous === undefined && (await exists(linkPath))) {
-        // A real folder in the link's place (written by hand or by an older tool) is renamed aside
-        // first: the one moment in this scheme when the period's path is briefly absent, and only
-        // on such a migration.
-        legacyAside = `${this.#names.hiddenPrefix}${this.#options.exportId}-replaced`;
-        await rename(linkPath, this.#path(legacyAside));
-        previous = legacyAside;
-      }
+      // Again at the last moment: rename() below would replace a file (a folder makes it fail).
+      // What remains is the microseconds until the rename; Node has no renameat2(RENAME_EXCHANGE).
+      const current = await assertPeriodLinkOurs(dir, this.#names.key);
+      previous = current.kind === 'ours' ? current.version : undefined;
       const tempLink = this.#path(this.#names.tempLink);
       await rm(tempLink, { force: true });
       await symlink(this.#names.version, tempLink);
@@ -157,7 +171,6 @@ export class LocalPublication implements ExportPublication {
       this.#state = 'published';
     } catch (error) {
       const failure = toLocalDestinationError(error, 'publish the export to', linkPath);
-      if (legacyAside !== undefined) await rename(this.#path(legacyAside), linkPath).catch(() => undefined);
       await this.#discard(failure);
       throw failure;
     } finally {
@@ -173,26 +186,16 @@ export class LocalPublication implements ExportPublication {
     return { location: linkPath, manifestLocation: join(linkPath, MANIFEST_NAME) };
   }
 
-  /** The hidden folder the period's link points at now; undefined when there is no link. */
-  async #currentVersion(linkPath: string): Promise<string | undefined> {
-    try {
-      return basename(await readlink(linkPath));
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      // EINVAL: the path exists but is not a link (a real folder: see #publish).
-      if (code === 'ENOENT' || code === 'EINVAL') return undefined;
-      throw error;
-    }
-  }
-
   /**
    * Removes the version the link pointed at before (open file descriptors keep working on Linux, so
    * a download already under way finishes) and, from crashed or abandoned attempts, hidden entries
    * of this period older than staleVersionAgeMs: younger ones may belong to an export another
-   * process is still writing. Failures are logged: the export is already published.
+   * process is still writing. Only entries proven ours (local-ownership.ts) are removed. Failures
+   * are logged: the export is already published.
    */
   async #removeOldVersions(previous: string | undefined): Promise<void> {
     const { dir, logger, staleVersionAgeMs } = this.#options;
+    const key = this.#names.key;
     const remove = async (name: string): Promise<void> => {
       try {
         await rm(this.#path(name), { recursive: true, force: true });
@@ -200,13 +203,15 @@ export class LocalPublication implements ExportPublication {
         logger.warn({ err: error, path: this.#path(name) }, 'could not remove an old export version');
       }
     };
-    if (
-      previous !== undefined &&
-      previous !== this.#names.version &&
-      previous.startsWith(this.#names.hiddenPrefix)
-    ) {
-      await remove(previous);
-    }
+    /** Whether `name` is an entry of this period that we created (never the version just published). */
+    const isOurs = async (name: string): Promise<boolean> => {
+      const entry = hiddenEntryOf(name, key);
+      if (entry === undefined || name === this.#names.version) return false;
+      if (entry.kind !== 'link') return isOwnedFolder(dir, name, key, entry.exportId);
+      const stats = await lstat(this.#path(name));
+      return stats.isSymbolicLink() && (await readlink(this.#path(name))) === `.${key}.${entry.exportId}`;
+    };
+    if (previous !== undefined && (await isOurs(previous))) await remove(previous);
     let entries: string[];
     try {
       entries = await readdir(dir);
@@ -216,10 +221,13 @@ export class LocalPublication implements ExportPublication {
     }
     const cutoff = Date.now() - staleVersionAgeMs;
     for (const name of entries) {
-      if (!name.startsWith(this.#names.hiddenPrefix) || name === this.#names.version) continue;
+      if (!name.startsWith(this.#names.hiddenPrefix)) continue;
       try {
-        const stats = await lstat(this.#path(name));
-        if (stats.mtimeMs <= cutoff) await remove(name);
+        if (!(await isOurs(name))) {
+          logger.debug({ path: this.#path(name) }, 'left alone: not created by shift-export');
+          continue;
+        }
+        if ((await lstat(this.#path(name))).mtimeMs <= cutoff) await remove(name);
       } catch {
         // Gone already (another process cleaned it): nothing to do.
       }
@@ -261,14 +269,5 @@ export class LocalPublication implements ExportPublication {
       }
     })();
     return this.#ending;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch {
-    return false;
   }
 }

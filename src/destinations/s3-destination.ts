@@ -15,6 +15,8 @@
 // 3. After publishing, versions other than the new one and the one it replaced are deleted (the
 //    replaced one stays for readers still downloading it; it goes at the next publish). Versions
 //    younger than staleVersionAgeMs are never deleted, in case another worker is still writing one.
+//    Only objects we wrote are deleted: every file carries x-amz-meta-export-id naming its version,
+//    and a key without it (or outside `<exportId>/<file>`) is someone else's and stays.
 // 4. On failure — any upload rejects, abort(), or the AbortSignal — every started upload is stopped
 //    (its body destroyed with the error; lib-storage aborts the multipart upload), open multipart
 //    uploads under the version prefix are listed and aborted, the version's objects are deleted,

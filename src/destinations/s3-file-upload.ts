@@ -26,6 +26,8 @@ export interface S3FileUploadOptions {
   readonly path: string;
   readonly contentType: string;
   readonly contentDisposition: string;
+  /** User metadata of the object (x-amz-meta-*): the export id that proves it ours. */
+  readonly metadata: Readonly<Record<string, string>>;
   readonly sse: SseParams;
   readonly partSizeBytes: number;
   readonly queueSize: number;
@@ -68,6 +70,7 @@ export function startS3FileUpload(options: S3FileUploadOptions): S3FileUpload {
       Body: stream,
       ContentType: options.contentType,
       ContentDisposition: options.contentDisposition,
+      Metadata: { ...options.metadata },
       ...options.sse,
     },
     partSize: options.partSizeBytes,

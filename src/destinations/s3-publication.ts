@@ -3,6 +3,8 @@
 // succeeded, then removes versions older than the one it replaced. The first failure (a file's
 // upload, abort(), the AbortSignal) stops every other upload, aborts their multipart uploads and
 // deletes what this version had stored. The scheme is described in s3-destination.ts.
+// Every object it stores names its export in x-amz-meta-export-id, like the manifest: old versions
+// are deleted object by object only when the key has our layout and the object says it is ours.
 
 import { HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { Period } from '../domain/period.js';
@@ -18,7 +20,7 @@ import {
 } from './destination-errors.js';
 import { abortOpenUploads, deleteObjects, listObjects } from './s3-objects.js';
 import { startS3FileUpload, type S3FileUpload, type SseParams } from './s3-file-upload.js';
-import { assertFileName, assertManifestJson, MANIFEST_NAME } from './safe-names.js';
+import { assertFileName, assertManifestJson, isExportId, isFileName, MANIFEST_NAME } from './safe-names.js';
 
 /** User metadata on manifest.json naming the version it points at (x-amz-meta-export-id). */
 export const EXPORT_ID_METADATA = 'export-id';
@@ -92,6 +94,7 @@ export class S3Publication implements ExportPublication {
       path: `${this.#o.exportId}/${name}`,
       contentType,
       contentDisposition: contentDisposition(this.#o.period, name),
+      metadata: { [EXPORT_ID_METADATA]: this.#o.exportId },
       sse: this.#o.sse,
       partSizeBytes: this.#o.partSizeBytes,
       queueSize: this.#o.queueSize,
@@ -278,7 +281,10 @@ export class S3Publication implements ExportPublication {
   /**
    * Keeps this version and the one it replaced (a reader may still be downloading it) and deletes
    * the others — only those whose newest object is staleVersionAgeMs older than the new manifest
-   * (server clock), so an export another worker is still writing is never removed from under it.
+   * (server clock), so an export another worker is still writing is never removed from under it —
+   * and of those only objects it wrote: `<base>/<exportId>/<file>` whose metadata names that
+   * export id (one HEAD per candidate; a version holds a handful of files). Anything else under
+   * the period (someone's notes, deeper keys, objects without our metadata) is left alone.
    */
   async #removeOldVersions(replaced: CurrentVersion): Promise<void> {
     const { client, bucket, base, exportId, staleVersionAgeMs, logger } = this.#o;
@@ -299,7 +305,7 @@ export class S3Publication implements ExportPublication {
       const slash = rest.indexOf('/');
       if (slash <= 0) continue; // not ours: leave it
       const version = rest.slice(0, slash);
-      if (keep.has(version)) continue;
+      if (keep.has(version) || !isExportId(version) || !isFileName(rest.slice(slash + 1))) continue;
       const entry = versions.get(version) ?? { keys: [], newest: Number.NEGATIVE_INFINITY };
       entry.keys.push(object.key);
       entry.newest = Math.max(entry.newest, time);
@@ -308,11 +314,26 @@ export class S3Publication implements ExportPublication {
     const cutoff = (manifestTime ?? Date.now()) - staleVersionAgeMs;
     const stale = [...versions.entries()].filter(([, v]) => v.newest <= cutoff);
     if (stale.length === 0) return;
-    await deleteObjects(
-      client,
-      bucket,
-      stale.flatMap(([, v]) => v.keys),
-    );
+    const ours: string[] = [];
+    const foreign: string[] = [];
+    for (const [version, { keys }] of stale) {
+      for (const key of keys) ((await this.#writtenBy(key)) === version ? ours : foreign).push(key);
+    }
+    if (foreign.length > 0)
+      logger.info({ base, keys: foreign.slice(0, 20) }, 'left alone: objects not written by shift-export');
+    if (ours.length === 0) return;
+    await deleteObjects(client, bucket, ours);
     logger.info({ base, removed: stale.map(([id]) => id) }, 'removed old export versions');
+  }
+
+  /** The export id an object's metadata names; undefined when it names none (or is gone). */
+  async #writtenBy(key: string): Promise<string | undefined> {
+    try {
+      const head = await this.#o.client.send(new HeadObjectCommand({ Bucket: this.#o.bucket, Key: key }));
+      return head.Metadata?.[EXPORT_ID_METADATA];
+    } catch (error) {
+      if (isS3NotFound(error)) return undefined;
+      throw error;
+    }
   }
 }

@@ -22,6 +22,10 @@ export function printable(text: string): string {
 
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
+export function isFileName(text: string): boolean {
+  return FILE_NAME.test(text);
+}
+
 /** A file of an export: one segment of letters, digits, `.`, `_`, `-`; not manifest.json. */
 export function assertFileName(name: string): void {
   if (!FILE_NAME.test(name)) {
@@ -38,6 +42,10 @@ export function assertFileName(name: string): void {
 
 // No "." in an export id: it is a segment of `.<period>.<id>.partial` folder names.
 const EXPORT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+export function isExportId(text: string): boolean {
+  return EXPORT_ID.test(text);
+}
 
 export function assertExportId(exportId: string): void {
   if (!EXPORT_ID.test(exportId)) {

@@ -2,7 +2,8 @@
 // the sandbox: auth on every route but /healthz, strict body validation with clear 400s, 413 and
 // invalid JSON, deduplicated POSTs, job status, file downloads, metrics and the dashboard.
 
-import { readFileSync, realpathSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
@@ -118,6 +119,64 @@ describe('auth', () => {
   });
 });
 
+describe('dashboard', () => {
+  const QUEUE = '/admin/queues/api/queues/shift-exports';
+
+  it('is read-only by default: every write route answers 4xx and changes nothing', async () => {
+    const queue = harness.producer.queue;
+    await queue.add(
+      'export-period',
+      { from: DAY, to: DAY, formats: ['csv'] },
+      { jobId: 'dash-job', delay: 3_600_000 },
+    );
+    const writes: [string, string, object?][] = [
+      [
+        'POST',
+        `${QUEUE}/add`,
+        { name: 'export-period', data: { from: DAY, to: DAY, formats: ['csv'], dest: '/etc' } },
+      ],
+      [
+        'PATCH',
+        `${QUEUE}/dash-job/update-data`,
+        { jobData: { from: DAY, to: DAY, formats: ['csv'], dest: '/etc' } },
+      ],
+      ['PATCH', `${QUEUE}/dash-job/delay`, { delay: 0 }],
+      ['PATCH', `${QUEUE}/dash-job/priority`, { priority: 1 }],
+      ['PUT', `${QUEUE}/dash-job/retry`],
+      ['PUT', `${QUEUE}/dash-job/promote`],
+      ['PUT', `${QUEUE}/dash-job/clean`],
+      ['PUT', `${QUEUE}/retry/failed`],
+      ['PUT', `${QUEUE}/promote`],
+      ['PUT', `${QUEUE}/clean/delayed`],
+      ['PUT', `${QUEUE}/pause`],
+      ['PUT', `${QUEUE}/resume`],
+      ['PUT', `${QUEUE}/empty`],
+      ['PUT', `${QUEUE}/obliterate`, { force: true }],
+      ['PUT', `${QUEUE}/concurrency`, { concurrency: 1 }],
+      ['PUT', '/admin/queues/api/queues/pause'],
+      ['PUT', '/admin/queues/api/queues/resume'],
+      ['DELETE', `${QUEUE}/dash-job`],
+    ];
+    try {
+      for (const [method, path, body] of writes) {
+        const r = await call(path, { method, ...(body === undefined ? {} : { body }) });
+        expect(r.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
+        expect(r.status, `${method} ${path}`).toBeLessThan(500);
+      }
+      const job = await queue.getJob('dash-job');
+      expect(job?.data).toEqual({ from: DAY, to: DAY, formats: ['csv'] });
+      expect(await job?.getState()).toBe('delayed');
+      expect(await queue.count()).toBe(1);
+      expect(await queue.isPaused()).toBe(false);
+      // Reading still works.
+      expect((await call(`${QUEUE}/dash-job`)).status).toBe(200);
+    } finally {
+      // Whatever a failing route did, the next tests start from an empty, running queue.
+      await queue.obliterate({ force: true });
+    }
+  });
+});
+
 describe('POST /exports validation', () => {
   it.each([
     ['an unknown field', { from: DAY, to: DAY, token: 'x' }, /token|unrecognized/i],
@@ -141,6 +200,25 @@ describe('POST /exports validation', () => {
     expect(String(json['message'])).toMatch(message);
     expect(String(json['message'])).not.toContain('\n');
     expect(await harness.producer.queue.count()).toBe(0);
+  });
+
+  it('answers 400 for a dest inside EXPORT_DEST that is a symlink leading out of it, and queues nothing', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'outside-'));
+    symlinkSync(outside, join(harness.dest, 'escape'));
+    try {
+      for (const dest of [join(harness.dest, 'escape'), join(harness.dest, 'escape', 'team')]) {
+        const r = await call('/exports', { body: { from: DAY, to: DAY, dest } });
+        expect(r.status, dest).toBe(400);
+        expect(r.json()).toEqual({
+          error: 'invalid_body',
+          message: expect.stringMatching(/^dest: .* is refused: /),
+        });
+      }
+      expect(await harness.producer.queue.count()).toBe(0);
+    } finally {
+      rmSync(join(harness.dest, 'escape'));
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('answers 400 for invalid JSON and 413 for a body over the limit', async () => {
@@ -202,6 +280,27 @@ describe('exports', () => {
     expect(manifest.json()['export_id']).toBe((view['result'] as Record<string, unknown>)['export_id']);
     expect((await call(`/exports/${jobId}/files/nothing.csv`)).status).toBe(404);
     expect((await call(`/exports/${jobId}/files/..%2Fmanifest.json`)).status).toBe(404);
+  });
+
+  it('answers 404, not 400, for a file the manifest lists that is gone from the folder', async () => {
+    const folder = realpathSync(join(harness.dest, `${DAY}_${DAY}`));
+    rmSync(join(folder, 'summary_by_user.csv'));
+    const r = await call(`/exports/${jobId}/files/summary_by_user.csv`);
+    expect(r.status).toBe(404);
+    expect(r.json()).toEqual({ error: 'not_found', message: expect.stringContaining('summary_by_user.csv') });
+  });
+
+  it('answers 403 for the files of a job whose data was edited to point outside EXPORT_DEST', async () => {
+    const job = await harness.producer.queue.getJob(jobId);
+    const data = job?.data as Record<string, unknown>;
+    await job?.updateData({ ...data, dest: '/etc' });
+    try {
+      const r = await call(`/exports/${jobId}/files/shifts.csv`);
+      expect(r.status).toBe(403);
+      expect(r.json()).toEqual({ error: 'forbidden', message: expect.stringMatching(/^DEST_NOT_ALLOWED: /) });
+    } finally {
+      await job?.updateData(data);
+    }
   });
 
   it('counts the export in the metrics', async () => {

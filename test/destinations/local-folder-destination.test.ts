@@ -1,4 +1,15 @@
-import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -48,10 +59,16 @@ describe('LocalFolderDestination', () => {
     expect(await entries()).toEqual([`.${key}.v1`, key]);
     expect(await readlink(join(dir, key))).toBe(`.${key}.v1`);
     expect((await readdir(join(dir, key))).sort()).toEqual([
+      '.shift-export',
       'manifest.json',
       'shifts.csv',
       'summary_by_shop.csv',
     ]);
+    expect(JSON.parse(await readFile(join(dir, key, '.shift-export'), 'utf8'))).toEqual({
+      written_by: 'shift-export',
+      period: key,
+      export_id: 'v1',
+    });
     expect(run.published).toEqual({
       location: join(dir, key),
       manifestLocation: join(dir, key, 'manifest.json'),
@@ -250,8 +267,9 @@ describe('LocalFolderDestination', () => {
   });
 
   it('removes leftovers of crashed attempts once they are older than staleVersionAgeMs', async () => {
-    await mkdir(join(dir, `.${key}.crashed.partial`), { recursive: true });
-    await mkdir(join(dir, `.2024-06-01_2024-06-07.other.partial`), { recursive: true });
+    // Attempts that crashed: begun, never published nor aborted.
+    await new LocalFolderDestination({ dir }).begin(period, 'crashed');
+    await new LocalFolderDestination({ dir }).begin({ from: '2024-06-01', to: '2024-06-07' }, 'other');
     await runExport(new LocalFolderDestination({ dir }), period, 'v1', files);
     expect(await entries()).toContain(`.${key}.crashed.partial`);
     await runExport(new LocalFolderDestination({ dir, staleVersionAgeMs: 0 }), period, 'v2', files);
@@ -259,17 +277,113 @@ describe('LocalFolderDestination', () => {
     expect(await entries()).toEqual([`.${key}.v2`, `.2024-06-01_2024-06-07.other.partial`, key]);
   });
 
-  it('takes over a real folder found where the link goes', async () => {
-    await mkdir(join(dir, key), { recursive: true });
-    await writeFile(join(dir, key, 'old.csv'), 'old');
+  it.each([
+    ['a real folder with a file in it', 'a real folder'],
+    ['a regular file', 'a file'],
+    ['a symlink to a folder elsewhere', 'a symlink'],
+  ])('refuses to publish over %s at <dest>/<from>_<to>, touching nothing', async (_what, named) => {
+    await mkdir(dir, { recursive: true });
+    const elsewhere = join(root, 'elsewhere');
+    await mkdir(elsewhere);
+    await writeFile(join(elsewhere, 'notes.txt'), 'mine');
+    if (named === 'a real folder') {
+      await mkdir(join(dir, key));
+      await writeFile(join(dir, key, 'notes.txt'), 'mine');
+    } else if (named === 'a file') {
+      await writeFile(join(dir, key), 'mine');
+    } else {
+      await symlink(elsewhere, join(dir, key));
+    }
+    const before = await entries();
     const dest = new LocalFolderDestination({ dir });
-    await runExport(dest, period, 'v1', files);
-    expect(await entries()).toEqual([`.${key}.v1`, key]);
-    expect((await readdir(join(dir, key))).sort()).toEqual([
-      'manifest.json',
-      'shifts.csv',
-      'summary_by_shop.csv',
+    const error = await rejection(runExport(dest, period, 'v1', files));
+    expect(error.code).toBe('DEST_NOT_OURS');
+    expect(error.retryable).toBe(false);
+    expect(error.toOneLine()).toMatch(
+      new RegExp(
+        `^DEST_NOT_OURS: ${join(dir, key).replace(/[/.]/g, '\\$&')} is ${named}.*move it away or choose another EXPORT_DEST`,
+      ),
+    );
+    expect(error.toOneLine()).not.toContain('\n');
+    // Nothing moved, nothing removed, no .partial left behind.
+    expect(await entries()).toEqual(before);
+    expect(await readFile(join(elsewhere, 'notes.txt'), 'utf8')).toBe('mine');
+    if (named === 'a real folder') expect(await readdir(join(dir, key))).toEqual(['notes.txt']);
+    if (named === 'a file') expect(await readFile(join(dir, key), 'utf8')).toBe('mine');
+  });
+
+  it('refuses at publish() a folder that appeared at <dest>/<from>_<to> while the export ran', async () => {
+    const dest = new LocalFolderDestination({ dir });
+    const publication = await dest.begin(period, 'v1');
+    const sink = publication.openFile('shifts.csv', CONTENT_TYPES.csv);
+    await writeAll(sink.stream, files['shifts.csv']);
+    const stored = await sink.done();
+    await mkdir(join(dir, key));
+    await writeFile(join(dir, key, 'notes.txt'), 'mine');
+    expect((await rejection(publication.publish(JSON.stringify({ files: [stored] })))).code).toBe(
+      'DEST_NOT_OURS',
+    );
+    expect(await entries()).toEqual([key]);
+    expect(await readdir(join(dir, key))).toEqual(['notes.txt']);
+  });
+
+  it('never removes hidden entries it did not create, however old, even when named like its own', async () => {
+    await mkdir(join(dir, `.${key}.notes`), { recursive: true });
+    await writeFile(join(dir, `.${key}.notes`, 'a.txt'), 'mine');
+    await writeFile(join(dir, `.${key}.backup.tar`), 'mine');
+    await mkdir(join(dir, `.${key}.handmade.partial`));
+    // A marker copied from another version proves nothing about this one.
+    await mkdir(join(dir, `.${key}.copied`));
+    await writeFile(
+      join(dir, `.${key}.copied`, '.shift-export'),
+      JSON.stringify({ written_by: 'shift-export', period: key, export_id: 'v0' }),
+    );
+    await runExport(new LocalFolderDestination({ dir }), period, 'v1', files);
+    await runExport(new LocalFolderDestination({ dir, staleVersionAgeMs: 0 }), period, 'v2', files);
+    expect(await entries()).toEqual([
+      `.${key}.backup.tar`,
+      `.${key}.copied`,
+      `.${key}.handmade.partial`,
+      `.${key}.notes`,
+      `.${key}.v2`,
+      key,
     ]);
+    expect(await readFile(join(dir, `.${key}.notes`, 'a.txt'), 'utf8')).toBe('mine');
+  });
+
+  it('replaces a version published before owner markers existed: its manifest names it', async () => {
+    await runExport(new LocalFolderDestination({ dir }), period, 'v1', files);
+    await rm(join(dir, `.${key}.v1`, '.shift-export'));
+    await runExport(new LocalFolderDestination({ dir }), period, 'v2', files);
+    expect(await entries()).toEqual([`.${key}.v2`, key]);
+  });
+
+  it('refuses a link at <dest>/<from>_<to> to a version folder with neither marker nor its manifest', async () => {
+    await runExport(new LocalFolderDestination({ dir }), period, 'v1', files);
+    await rm(join(dir, `.${key}.v1`, '.shift-export'));
+    await writeFile(join(dir, `.${key}.v1`, 'manifest.json'), JSON.stringify({ export_id: 'v0', period }));
+    const error = await rejection(runExport(new LocalFolderDestination({ dir }), period, 'v2', files));
+    expect(error.code).toBe('DEST_NOT_OURS');
+    expect(await entries()).toEqual([`.${key}.v1`, key]);
+  });
+
+  it('refuses to publish into a folder that was swapped for a symlink out of its roots after begin()', async () => {
+    const team = join(dir, 'team');
+    const outside = join(root, 'outside');
+    await mkdir(team, { recursive: true });
+    await mkdir(outside);
+    const dest = new LocalFolderDestination({ dir: team, roots: [{ kind: 'local', dir }] });
+    const publication = await dest.begin(period, 'v1');
+    const sink = publication.openFile('shifts.csv', CONTENT_TYPES.csv);
+    await writeAll(sink.stream, files['shifts.csv']);
+    const stored = await sink.done();
+    await rename(team, join(dir, 'team-before'));
+    await symlink(outside, team);
+    const error = await rejection(publication.publish(JSON.stringify({ files: [stored] })));
+    expect(error.code).toBe('DEST_NOT_ALLOWED');
+    expect(await readdir(outside)).toEqual([]);
+    // A symlink found at begin() is refused before anything is created.
+    expect((await rejection(dest.begin(period, 'v2'))).code).toBe('DEST_NOT_ALLOWED');
   });
 
   it('refuses a destination folder that is relative or has control characters', () => {

@@ -1,4 +1,10 @@
-import { GetObjectCommand, ListMultipartUploadsCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CONTENT_TYPES } from '../../src/destinations/content-headers.js';
@@ -303,6 +309,28 @@ describe('S3Destination', () => {
       `${base}/v3/shifts.csv`,
     ]);
     await expectIntact(dest, { 'shifts.csv': testBytes(100, 3) });
+  });
+
+  it('deletes old versions only of objects it wrote, never foreign keys under the period', async () => {
+    const foreign = [
+      `${base}/notes/readme.txt`,
+      `${base}/v0/shifts.csv`, // named like a version of ours, not written by the exporter
+      `${base}/v1/deeper/extra.csv`,
+      `${base}/loose.txt`,
+    ];
+    for (const key of foreign)
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: "not the exporter's" }));
+    const dest = destination({ staleVersionAgeMs: 0 });
+    await runExport(dest, period, 'v1', { 'shifts.csv': testBytes(100, 1) });
+    await runExport(dest, period, 'v2', { 'shifts.csv': testBytes(100, 2) });
+    // A multipart upload this time: its metadata goes with CreateMultipartUpload.
+    await runExport(dest, period, 'v3', { 'shifts.csv': testBytes(6 * MiB, 3) });
+    expect(await keysUnder(`${base}/`)).toEqual(
+      [...foreign, `${base}/manifest.json`, `${base}/v2/shifts.csv`, `${base}/v3/shifts.csv`].sort(),
+    );
+    // Every object of a version names it in its metadata: that is what makes it deletable.
+    const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: `${base}/v3/shifts.csv` }));
+    expect(head.Metadata?.['export-id']).toBe('v3');
   });
 
   it('never deletes a version younger than staleVersionAgeMs: another worker may still be writing it', async () => {

@@ -79,7 +79,10 @@ describe('shift-export run', () => {
         'summary_by_user.csv',
       ].sort(),
     );
-    expect(readdirSync(dir).sort()).toEqual([...manifest.files.map((f) => f.path), 'manifest.json'].sort());
+    // Beside the files: the manifest, and the owner marker that lets a later export replace this one.
+    expect(readdirSync(dir).sort()).toEqual(
+      [...manifest.files.map((f) => f.path), 'manifest.json', '.shift-export'].sort(),
+    );
     for (const file of manifest.files) {
       const bytes = readFileSync(join(dir, file.path));
       expect(bytes.length, file.name).toBe(file.bytes);

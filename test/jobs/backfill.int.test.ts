@@ -3,12 +3,14 @@
 // fails the parent at once (no index, no hang); asking again for a finished backfill is a no-op
 // unless forced.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { enqueueBackfill } from '../../src/queue/enqueue-export.js';
 import { exportJobData } from '../../src/queue/export-job-data.js';
+import { EXPORT_QUEUE_NAME, JOB_NAMES } from '../../src/queue/queue-names.js';
 import { waitForJob } from '../../src/queue/wait-for-job.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startTestSandbox } from '../support/sandbox.js';
@@ -118,5 +120,32 @@ describe('backfill', () => {
     const failedDay = await h.producer.queue.getJob(outcome.days[states.indexOf('failed')]?.jobId ?? '');
     expect(failedDay?.failedReason).toMatch(/^WFM_AUTH: /);
     expect(existsSync(join(h.dest, `backfill-${FROM}_${TO}.json`))).toBe(false);
+  });
+
+  it('writes no index outside EXPORT_DEST when a flow is put into Redis with the parent pointing elsewhere', async () => {
+    harness = await startHarness({ redisUrl: redis.url, sandboxUrl: sandbox.url });
+    const h = harness;
+    const outside = mkdtempSync(join(tmpdir(), 'outside-'));
+    await h.startWorker();
+    // Children within EXPORT_DEST complete; only the parent's data names another folder.
+    const flow = await h.producer.flows().add({
+      name: JOB_NAMES.backfill,
+      queueName: EXPORT_QUEUE_NAME,
+      data: { ...exportJobData(FROM, FROM, ['csv']), dest: outside },
+      opts: { jobId: 'hostile-backfill', attempts: 3 },
+      children: [
+        {
+          name: JOB_NAMES.exportPeriod,
+          queueName: EXPORT_QUEUE_NAME,
+          data: exportJobData(FROM, FROM, ['csv']),
+          opts: { jobId: 'hostile-backfill-day' },
+        },
+      ],
+    });
+    const done = await waitForJob(h.producer.queue, await h.events(), flow.job.id ?? '');
+    expect(done).toEqual({ state: 'failed', reason: expect.stringMatching(/^DEST_NOT_ALLOWED: /) });
+    expect((await h.producer.queue.getJob('hostile-backfill'))?.attemptsMade).toBe(1);
+    expect(readdirSync(outside)).toEqual([]);
+    rmSync(outside, { recursive: true, force: true });
   });
 });

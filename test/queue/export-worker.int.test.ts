@@ -2,7 +2,8 @@
 // from queue to published files, idempotent enqueueing and --force, changes since the previous
 // export, retries of transient failures, immediate failure of terminal ones.
 
-import { readFileSync, realpathSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseManifest } from '../../src/render/manifest.js';
@@ -173,6 +174,47 @@ describe('export job', () => {
     expect(job?.failedReason).toMatch(/^WFM_AUTH: /);
     expect(job?.failedReason).not.toContain('\n');
     expect(job?.failedReason).not.toContain('not-a-token');
+  });
+
+  it('refuses at once a job put straight into Redis with a dest outside EXPORT_DEST, and writes nothing there', async () => {
+    const h = await open({ env: { JOB_ATTEMPTS: '5' } });
+    const outside = mkdtempSync(join(tmpdir(), 'outside-'));
+    // A symlink inside EXPORT_DEST that leads out of it is outside too.
+    symlinkSync(outside, join(h.dest, 'escape'));
+    await h.startWorker();
+    for (const [jobId, dest] of [
+      ['hostile-dest', outside],
+      ['hostile-link', join(h.dest, 'escape', 'sub')],
+    ] as const) {
+      await h.producer.queue.add(
+        JOB_NAMES.exportPeriod,
+        { from: DAY, to: DAY, formats: ['csv'], dest },
+        { jobId },
+      );
+      const outcome = await finish(h, jobId);
+      expect(outcome).toEqual({
+        state: 'failed',
+        reason: expect.stringMatching(
+          /^DEST_NOT_ALLOWED: destination ".*" is not allowed: .*outside EXPORT_DEST/,
+        ),
+      });
+      expect((await h.producer.queue.getJob(jobId))?.attemptsMade).toBe(1);
+    }
+    expect(readdirSync(outside)).toEqual([]);
+    expect(readdirSync(h.dest)).toEqual(['escape']);
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('exports to a folder of EXPORT_DEST_ALLOW', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'allowed-'));
+    const h = await open({ env: { EXPORT_DEST_ALLOW: other } });
+    await h.startWorker();
+    const { jobId } = await enqueueExport(
+      h.producer.queue,
+      exportJobData(DAY, DAY, ['csv'], join(other, 'team')),
+    );
+    expect(result(await finish(h, jobId)).location).toBe(join(other, 'team', `${DAY}_${DAY}`));
+    rmSync(other, { recursive: true, force: true });
   });
 
   it('fails a job whose data is invalid at once, naming the field', async () => {

@@ -169,6 +169,11 @@ describe('queue commands', () => {
     [['enqueue', '--from', DAY, '--to', '2024-03-01'], /is after --to/],
     [['enqueue', '--from', DAY, '--to', DAY, '--format', 'pdf'], /unknown format "pdf"/],
     [['enqueue', '--from', DAY, '--to', DAY, '--dest', 's3://b/../x'], /DEST_INVALID/],
+    [
+      ['enqueue', '--from', DAY, '--to', DAY, '--dest', '/etc/cron.d'],
+      /^shift-export enqueue: DEST_NOT_ALLOWED: /,
+    ],
+    [['backfill', '--from', DAY, '--to', DAY, '--dest', 's3://elsewhere/x'], /DEST_NOT_ALLOWED/],
     [['enqueue', '--from', DAY, '--to', DAY, '--bogus'], /Unknown option '--bogus'/],
     [['backfill', '--from', '2020-01-01', '--to', '2024-01-01'], /more than the maximum of 366/],
     [['status', '--limit', '0'], /--limit "0"/],

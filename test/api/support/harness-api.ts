@@ -14,7 +14,12 @@ export interface HarnessApi {
 
 export async function startHarnessApi(
   harness: Harness,
-  options: { readonly tokens: readonly string[]; readonly bodyLimitBytes: number },
+  options: {
+    readonly tokens: readonly string[];
+    readonly bodyLimitBytes: number;
+    /** Default true, as DASHBOARD_READ_ONLY. */
+    readonly dashboardReadOnly?: boolean;
+  },
 ): Promise<HarnessApi> {
   const destinations = new DestinationPool(
     harness.exportConfig.dest,
@@ -29,6 +34,7 @@ export async function startHarnessApi(
     tokens: options.tokens,
     bodyLimitBytes: options.bodyLimitBytes,
     destinations,
+    dashboardReadOnly: options.dashboardReadOnly ?? true,
     logger: harness.logger,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
