@@ -29,6 +29,7 @@ export interface BackfillDay {
   readonly manifest_location: string;
   readonly counts: ExportJobResult['counts'];
   readonly changes?: ExportJobResult['changes'];
+  readonly changes_unavailable?: ExportJobResult['changes_unavailable'];
 }
 
 export interface BackfillIndex {
@@ -74,6 +75,7 @@ export function buildBackfillIndex(
       manifest_location: r.manifest_location,
       counts: r.counts,
       ...(r.changes === undefined ? {} : { changes: r.changes }),
+      ...(r.changes_unavailable === undefined ? {} : { changes_unavailable: r.changes_unavailable }),
     });
   }
   if (missing.length > 0)

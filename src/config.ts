@@ -1,12 +1,15 @@
 // The only reader of process.env. Each slice (wfm, export, s3, redis, queue, schedule, api, log)
 // is a zod schema whose keys are documented here; README's configuration table lists the same keys
 // (test/config.test.ts fails when they disagree). A slice is parsed once, at the edge of the command
-// that needs it, and frozen; a bad value stops the program with one line that names the variable.
+// that needs it, and frozen; a bad value stops the program with one line that names the variable
+// and never a secret (redact-secrets.ts: the value of a secret-named variable is not shown, other
+// values lose URL userinfo and password=… parameters, and so does zod's own text).
 
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { parseDestination } from './destinations/parse-destination.js';
 import { ConfigError, ShiftExportError } from './errors.js';
+import { redactSecrets, secretValuesOf, shownValue } from './redact-secrets.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -19,13 +22,18 @@ interface VarDoc {
 export const ENV_DOCS = {
   WFM_BASE_URL: {
     default: '(none; the demo starts a sandbox)',
-    description: 'Base URL of the WFM API, e.g. https://wfm.example.com (paths start with /v1).',
+    description:
+      'Base URL of the WFM API, e.g. https://wfm.example.com (paths start with /v1); without credentials, query or fragment.',
   },
-  WFM_TOKEN: { default: '(none)', description: 'Bearer token for the WFM API. Never logged.' },
+  WFM_TOKEN: {
+    default: '(none)',
+    description:
+      'Bearer token for the WFM API: printable ASCII without spaces or line breaks (it goes into a header). Never logged.',
+  },
   WFM_TOKEN_FILE: {
     default: '(none)',
     description:
-      'File holding the bearer token (used when WFM_TOKEN is unset); surrounding whitespace is ignored.',
+      'File holding the bearer token (used when WFM_TOKEN is unset); surrounding whitespace is ignored, a line break inside is an error.',
   },
   WFM_CONNECT_TIMEOUT_MS: { default: '10000', description: 'TCP/TLS connect timeout of each request.' },
   WFM_HEADERS_TIMEOUT_MS: { default: '60000', description: 'Time to wait for response headers.' },
@@ -113,7 +121,10 @@ export const ENV_DOCS = {
     default: '8',
     description: 'Multipart upload part size (5..5120 MiB). Memory per file is about 4 parts.',
   },
-  REDIS_URL: { default: 'redis://127.0.0.1:6379', description: 'Redis of the job queue.' },
+  REDIS_URL: {
+    default: 'redis://127.0.0.1:6379',
+    description: 'Redis of the job queue: redis://[user:password@]host[:port][/db] or rediss://… (TLS).',
+  },
   QUEUE_PREFIX: {
     default: '{shift-export}',
     description: 'BullMQ key prefix (a hash tag, so it works on Redis Cluster).',
@@ -182,11 +193,30 @@ const intIn = (min: number, max: number) => z.coerce.number().int().min(min).max
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+/** `scheme://user[:password]@…`, even when the rest would not parse as a URL. */
+const hasUserinfo = (text: string): boolean => /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(text);
+/**
+ * The base URL of a service. Credentials and queries are refused at start: they would be sent with
+ * every request, logged with every URL and end up in the manifest's `source.base_url`, which
+ * refuses them only after the whole export ran. The WFM token goes in WFM_TOKEN, S3 credentials
+ * come from the AWS chain.
+ */
 const httpUrl = z
   .string()
   .url()
   .refine((u) => /^https?:\/\//i.test(u), 'must start with http:// or https://')
+  .refine((u) => !hasUserinfo(u), 'must not contain credentials (user:password@)')
+  .refine((u) => !/[?#]/.test(u), 'must not have a query (?…) or a fragment (#…)')
   .transform((u) => u.replace(/\/+$/, ''));
+/**
+ * What a bearer token, a host name, a region or a key id can hold: printable ASCII, no space. A CR
+ * or LF in a token would otherwise fail every request as a (retryable) network error.
+ */
+const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
+const visibleAscii = (what: string) =>
+  z.string().regex(VISIBLE_ASCII, `must be printable ASCII without spaces or line breaks (${what})`);
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Variables whose empty value means something (WFM_WINDOW_QUERY='' asks for no time filter). */
 const EMPTY_IS_A_VALUE = new Set(['WFM_WINDOW_QUERY']);
@@ -205,10 +235,11 @@ function parseSlice<S extends z.ZodRawShape>(env: Env, shape: S): Readonly<z.inf
     const issue = result.error.issues[0];
     const key = String(issue?.path[0] ?? '?');
     const got = input[key];
-    const shown = got === undefined ? 'unset' : `"${key.includes('TOKEN') ? '***' : got}"`;
-    throw new ConfigError(`${key} is invalid (${shown}): ${issue?.message ?? 'invalid value'}`, {
-      variable: key,
-    });
+    const secrets = secretValuesOf(env);
+    const shown = got === undefined ? 'unset' : shownValue(key, got, secrets);
+    // zod's message may quote the input too: it is redacted like the value.
+    const why = redactSecrets(issue?.message ?? 'invalid value', secrets);
+    throw new ConfigError(`${key} is invalid (${shown}): ${why}`, { variable: key });
   }
   return Object.freeze(result.data);
 }
@@ -220,7 +251,7 @@ export type PagingMode = (typeof PAGING_MODES)[number];
 
 const wfmShape = {
   WFM_BASE_URL: httpUrl.optional(),
-  WFM_TOKEN: z.string().optional(),
+  WFM_TOKEN: visibleAscii('it is sent in the Authorization header').optional(),
   WFM_TOKEN_FILE: z.string().optional(),
   WFM_CONNECT_TIMEOUT_MS: intIn(1, 600_000).default(10_000),
   WFM_HEADERS_TIMEOUT_MS: intIn(1, 3_600_000).default(60_000),
@@ -232,7 +263,10 @@ const wfmShape = {
   WFM_RETRY_MAX_TOTAL_MS: intIn(0, 86_400_000).default(300_000),
   WFM_PAGING: z.enum(PAGING_MODES).default('none'),
   WFM_PAGE_SIZE: intIn(1, 10_000_000).default(50_000),
-  WFM_WINDOW_QUERY: z.string().default('start_time=gte.{from}&start_time=lt.{to}'),
+  WFM_WINDOW_QUERY: z
+    .string()
+    .refine((q) => !CONTROL_CHARACTERS.test(q), 'must not contain control characters')
+    .default('start_time=gte.{from}&start_time=lt.{to}'),
   WFM_COUNT_EXACT: bool.default(true),
   WFM_MAX_BODY_BYTES: intIn(1, Number.MAX_SAFE_INTEGER).default(16 * 1024 ** 3),
   WFM_MAX_ROW_BYTES: intIn(64, 1024 ** 3).default(16 * 1024 ** 2),
@@ -264,19 +298,7 @@ export interface RetryPolicy {
 
 export function loadWfmConfig(env: Env = process.env): WfmConfig {
   const c = parseSlice(env, wfmShape);
-  let token = c.WFM_TOKEN;
-  if (token === undefined && c.WFM_TOKEN_FILE !== undefined) {
-    try {
-      token = readFileSync(c.WFM_TOKEN_FILE, 'utf8').trim();
-    } catch (error) {
-      throw new ConfigError(
-        `WFM_TOKEN_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): ${c.WFM_TOKEN_FILE}`,
-        { variable: 'WFM_TOKEN_FILE' },
-      );
-    }
-    if (token === '')
-      throw new ConfigError(`WFM_TOKEN_FILE is empty: ${c.WFM_TOKEN_FILE}`, { variable: 'WFM_TOKEN_FILE' });
-  }
+  const token = c.WFM_TOKEN ?? (c.WFM_TOKEN_FILE === undefined ? undefined : readTokenFile(c.WFM_TOKEN_FILE));
   return Object.freeze({
     baseUrl: c.WFM_BASE_URL,
     token,
@@ -297,6 +319,31 @@ export function loadWfmConfig(env: Env = process.env): WfmConfig {
     maxBodyBytes: c.WFM_MAX_BODY_BYTES,
     maxRowBytes: c.WFM_MAX_ROW_BYTES,
   });
+}
+
+/**
+ * The token in `path`, without surrounding whitespace. The path is not shown in errors: a token
+ * pasted into WFM_TOKEN_FILE by mistake would otherwise be printed.
+ */
+function readTokenFile(path: string): string {
+  let token: string;
+  try {
+    token = readFileSync(path, 'utf8').trim();
+  } catch (error) {
+    throw new ConfigError(
+      `WFM_TOKEN_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): check the path it names`,
+      { variable: 'WFM_TOKEN_FILE' },
+    );
+  }
+  if (token === '')
+    throw new ConfigError('WFM_TOKEN_FILE names an empty file', { variable: 'WFM_TOKEN_FILE' });
+  if (!VISIBLE_ASCII.test(token)) {
+    throw new ConfigError(
+      'WFM_TOKEN_FILE holds a token with a line break, space or other character an HTTP header cannot carry (only surrounding whitespace is ignored)',
+      { variable: 'WFM_TOKEN_FILE' },
+    );
+  }
+  return token;
 }
 
 /** A WfmConfig ready to talk to an upstream: base URL and token are present. */
@@ -329,14 +376,20 @@ export function parseFormats(text: string, source: string): ExportFormat[] {
   if (parts.length === 0) throw new ConfigError(`${source} names no format (expected csv, xlsx or csv,xlsx)`);
   for (const p of parts) {
     if (!(EXPORT_FORMATS as readonly string[]).includes(p)) {
-      throw new ConfigError(`${source} has an unknown format "${p}" (expected csv, xlsx or csv,xlsx)`);
+      throw new ConfigError(
+        `${source} has an unknown format ${JSON.stringify(p)} (expected csv, xlsx or csv,xlsx)`,
+      );
     }
   }
   return EXPORT_FORMATS.filter((f) => parts.includes(f));
 }
 
 const exportShape = {
-  EXPORT_DEST: z.string().default('./exports'),
+  EXPORT_DEST: z
+    .string()
+    .refine((d) => !hasUserinfo(d), 'must not contain credentials (S3 credentials come from the AWS chain)')
+    .refine((d) => !CONTROL_CHARACTERS.test(d), 'must not contain control characters')
+    .default('./exports'),
   EXPORT_DEST_ALLOW: z.string().optional(),
   EXPORT_FORMATS: z.string().default('csv,xlsx'),
   EXPORT_MAX_DAYS: intIn(1, 3660).default(31),
@@ -388,10 +441,10 @@ function parseDestinationList(text: string | undefined, variable: string): strin
 
 const s3Shape = {
   S3_ENDPOINT: httpUrl.optional(),
-  S3_REGION: z.string().default('us-east-1'),
+  S3_REGION: visibleAscii('a region name such as eu-central-1').default('us-east-1'),
   S3_FORCE_PATH_STYLE: bool.default(false),
   S3_SSE: z.enum(['AES256', 'aws:kms']).optional(),
-  S3_SSE_KMS_KEY_ID: z.string().optional(),
+  S3_SSE_KMS_KEY_ID: visibleAscii('a KMS key id or ARN').optional(),
   S3_PART_SIZE_MB: intIn(5, 5120).default(8),
 };
 
@@ -416,11 +469,21 @@ export function loadS3Config(env: Env = process.env): S3Config {
   });
 }
 
+/** What ioredis can connect to; checked here so that a typo is not a TypeError at connect time. */
+function isRedisUrl(text: string): boolean {
+  if (!/^rediss?:\/\/\S+$/i.test(text)) return false;
+  try {
+    return new URL(text).hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 const queueShape = {
   REDIS_URL: z
     .string()
     .default('redis://127.0.0.1:6379')
-    .refine((u) => /^rediss?:\/\/[^\s]+$/.test(u), 'must be redis://host:port or rediss://…'),
+    .refine(isRedisUrl, 'must be a redis:// or rediss:// URL with a host, e.g. redis://127.0.0.1:6379'),
   QUEUE_PREFIX: z
     .string()
     .regex(/^\{[^{}:]+\}$|^[^{}:\s]+$/, 'must be a name without ":" (a {hash-tag} for Redis Cluster)')
@@ -511,7 +574,7 @@ export function loadScheduleConfig(env: Env = process.env): ScheduleConfig {
 }
 
 const apiShape = {
-  API_HOST: z.string().default('0.0.0.0'),
+  API_HOST: visibleAscii('a host name or address').default('0.0.0.0'),
   API_PORT: intIn(0, 65_535).default(3000),
   API_TOKENS: z.string().optional(),
   API_BODY_LIMIT_BYTES: intIn(64, 1024 * 1024).default(16_384),
@@ -536,6 +599,13 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     throw new ConfigError('API_TOKENS is not set: give the control API at least one bearer token', {
       variable: 'API_TOKENS',
     });
+  }
+  if (!tokens.every((t) => VISIBLE_ASCII.test(t))) {
+    // A client could never send such a token in its Authorization header.
+    throw new ConfigError(
+      'API_TOKENS has a token with a space, line break or other character an HTTP header cannot carry',
+      { variable: 'API_TOKENS' },
+    );
   }
   return Object.freeze({
     host: c.API_HOST,

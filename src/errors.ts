@@ -3,6 +3,7 @@
 // non-retryable errors into BullMQ UnrecoverableErrors, the CLI prints `code: message` on one line.
 
 import { oneLine } from './one-line.js';
+import { redactSecrets } from './redact-secrets.js';
 
 export interface ShiftExportErrorOptions {
   /** True when the same call may succeed later (network, 5xx, 429, truncated body...). */
@@ -31,10 +32,13 @@ export class ShiftExportError extends Error {
   }
 }
 
-/** A setting (env var, flag, job data) is missing or malformed. Never retryable. */
+/**
+ * A setting (env var, flag, job data) is missing or malformed. Never retryable. Its message loses
+ * URL credentials and password=… parameters, whoever built it (redact-secrets.ts).
+ */
 export class ConfigError extends ShiftExportError {
   constructor(message: string, details?: Record<string, unknown>) {
-    super('CONFIG_INVALID', message, details === undefined ? {} : { details });
+    super('CONFIG_INVALID', redactSecrets(message), details === undefined ? {} : { details });
   }
 }
 

@@ -6,13 +6,18 @@ import {
   ENV_DOCS,
   loadApiConfig,
   loadExportConfig,
+  loadLogLevel,
   loadQueueConfig,
+  loadQueueTuning,
+  loadS3Config,
   loadScheduleConfig,
   loadWfmConfig,
   parseFormats,
   requireUpstream,
+  type EnvName,
 } from '../src/config.js';
-import { ConfigError } from '../src/errors.js';
+import { ConfigError, ShiftExportError } from '../src/errors.js';
+import { isSecretName } from '../src/redact-secrets.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const envExample = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
@@ -113,5 +118,124 @@ describe('config', () => {
     expect(parseFormats('xlsx, CSV', '--format')).toEqual(['csv', 'xlsx']);
     expect(() => parseFormats('pdf', '--format')).toThrow(/--format has an unknown format "pdf"/);
     expect(() => parseFormats(' , ', '--format')).toThrow(/--format names no format/);
+  });
+
+  it('refuses a WFM_BASE_URL with credentials, a query or a fragment at start, without the secret', () => {
+    for (const url of [
+      'https://svc:Sup3rSecret@wfm.example.com',
+      'https://Sup3rSecret@wfm.example.com/api',
+      'https://wfm.example.com/?access_token=Sup3rSecret',
+      'https://wfm.example.com/api#Sup3rSecret',
+    ]) {
+      const error = configError(() => loadWfmConfig({ WFM_BASE_URL: url }));
+      expect(error.toOneLine()).toMatch(/^CONFIG_INVALID: WFM_BASE_URL is invalid/);
+      expect(error.toOneLine()).toMatch(/credentials|query/);
+      expect(error.toOneLine()).not.toContain('Sup3rSecret');
+    }
+    expect(loadWfmConfig({ WFM_BASE_URL: 'https://wfm.example.com/api/' }).baseUrl).toBe(
+      'https://wfm.example.com/api',
+    );
+  });
+
+  it('refuses a WFM_TOKEN that an HTTP header cannot carry, naming the variable and not the token', () => {
+    for (const token of [
+      'Sup3rSecret\r\n',
+      'Sup3r\nSecret',
+      'Sup3r Secret',
+      'Sup3rSecret\u0007',
+      'Sup3rSécret',
+    ]) {
+      const error = configError(() => loadWfmConfig({ WFM_TOKEN: token }));
+      expect(error.toOneLine()).toMatch(
+        /^CONFIG_INVALID: WFM_TOKEN is invalid \(\*\*\*\): must be printable ASCII/,
+      );
+      expect(error.toOneLine()).not.toContain('Sup3r');
+    }
+    expect(loadWfmConfig({ WFM_TOKEN: 'eyJhbGciOi.J9-_~+/abc==' }).token).toBe('eyJhbGciOi.J9-_~+/abc==');
+  });
+
+  it('refuses a token file with a line break inside, but not around, the token', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-'));
+    const inside = join(dir, 'inside');
+    writeFileSync(inside, 'Sup3r\r\nSecret\n');
+    const error = configError(() => loadWfmConfig({ WFM_TOKEN_FILE: inside }));
+    expect(error.message).toContain('WFM_TOKEN_FILE');
+    expect(error.message).not.toContain('Sup3r');
+    const around = join(dir, 'around');
+    writeFileSync(around, '\r\n Sup3rSecret \r\n');
+    expect(loadWfmConfig({ WFM_TOKEN_FILE: around }).token).toBe('Sup3rSecret');
+    // A token pasted into WFM_TOKEN_FILE by mistake is not printed as a path that cannot be read.
+    const pasted = configError(() => loadWfmConfig({ WFM_TOKEN_FILE: 'Sup3rSecret' }));
+    expect(pasted.message).toContain('WFM_TOKEN_FILE cannot be read (ENOENT)');
+    expect(pasted.message).not.toContain('Sup3rSecret');
+  });
+
+  it('refuses a REDIS_URL that ioredis could not parse, and hides its password', () => {
+    for (const url of ['redis://default:Sup3rSecret@my host:6379', 'redis://:Sup3rSecret@host:notaport']) {
+      const error = configError(() => loadQueueConfig({ REDIS_URL: url }));
+      expect(error.toOneLine()).toMatch(/^CONFIG_INVALID: REDIS_URL is invalid \("redis:\/\/\*\*\*@/);
+      expect(error.toOneLine()).not.toContain('Sup3rSecret');
+    }
+    expect(loadQueueConfig({ REDIS_URL: 'rediss://default:pw@redis.internal:6380/2' }).redisUrl).toBe(
+      'rediss://default:pw@redis.internal:6380/2',
+    );
+  });
+});
+
+describe('configuration errors never show a secret', () => {
+  const MARKER = 'Mk7qPassw0rdZ';
+  /** Malformed values that carry MARKER where secrets hide: URL userinfo, password= parameters. */
+  const malformed = (name: string): string[] => [
+    `redis://admin:${MARKER}@red is:6379/\u0007`,
+    `https://admin:${MARKER}@wfm.example.com/v1?password=${MARKER}#\u0007`,
+    `password=${MARKER}&access_token=${MARKER} \u0007`,
+    `s3://AKIAEXAMPLE:${MARKER}@bucket-x/prefix\u0007`,
+    `csv,https://u:${MARKER}@x`,
+    // A secret-named variable is a secret as a whole, with no shape to recognise it by.
+    ...(isSecretName(name) ? [`${MARKER}\r\nX-Injected: 1`, ` ${MARKER} ${MARKER}\u0007`] : []),
+  ];
+  const valid: Record<string, string> = {
+    WFM_BASE_URL: 'https://wfm.example.com',
+    WFM_TOKEN: 'wfm-token-ok',
+    API_TOKENS: 'api-token-ok',
+  };
+  /** Every error the loaders raise for `env`, as the CLI loads them. */
+  const errorsFor = (env: Record<string, string>): unknown[] => {
+    const errors: unknown[] = [];
+    for (const load of [
+      () => requireUpstream(loadWfmConfig(env)),
+      () => loadExportConfig(env),
+      () => loadS3Config(env),
+      () => loadQueueConfig(env),
+      () => loadQueueTuning(env),
+      () => loadScheduleConfig(env),
+      () => loadApiConfig(env),
+      () => loadLogLevel(env),
+    ]) {
+      try {
+        load();
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    return errors;
+  };
+
+  it.each(Object.keys(ENV_DOCS) as EnvName[])('%s: refused by name, the marker in no message', (name) => {
+    let refused = 0;
+    for (const value of malformed(name)) {
+      const env = { ...valid, [name]: value };
+      // The token file is read only when WFM_TOKEN is unset.
+      if (name === 'WFM_TOKEN_FILE') delete env['WFM_TOKEN'];
+      for (const error of errorsFor(env)) {
+        expect(error).toBeInstanceOf(ShiftExportError);
+        const e = error as ShiftExportError;
+        expect(e.code).toBe('CONFIG_INVALID');
+        expect(e.toOneLine()).not.toContain('\n');
+        expect(`${e.message} ${e.toOneLine()} ${JSON.stringify(e.details)}`).not.toContain(MARKER);
+        if (e.message.startsWith(name)) refused++;
+      }
+    }
+    expect(refused, `no malformed ${name} was refused by name`).toBeGreaterThan(0);
   });
 });

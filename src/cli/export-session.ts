@@ -74,7 +74,9 @@ export async function runExportSession(
       },
     );
     progress.done();
-    io.stdout.write(`${formatExportSummary(result)}\n`);
+    io.stdout.write(
+      `${formatExportSummary(result, destination.publishedManifest(result.manifest.export_id))}\n`,
+    );
     return result;
   } catch (error) {
     progress.done();

@@ -1,21 +1,13 @@
-// The few lines `run` and `demo` print when an export is published: where the files are and the
-// headline numbers an analyst checks first.
+// The few lines `run` and `demo` print when an export is published: where the files are, the
+// headline numbers an analyst checks first, and the rows changed since the previous export (or
+// that they were not counted, and why). The same lines as `enqueue --wait` and `status` print.
 
 import type { ExportResult } from '../export/run-export.js';
+import { exportJobResult } from '../queue/export-job-result.js';
+import { formatExportResult } from '../queue/job-text.js';
+import type { Manifest } from '../render/manifest.js';
 
-function percent(value: number | null | undefined): string {
-  return value === null || value === undefined ? 'n/a' : `${(value * 100).toFixed(1)}%`;
-}
-
-export function formatExportSummary(result: ExportResult): string {
-  const { manifest } = result;
-  const c = manifest.counts;
-  const s = manifest.statistics;
-  return [
-    `Export ${manifest.export_id} of ${manifest.period.from}..${manifest.period.to} published to ${result.location}`,
-    `  shifts exported   ${c.exported.toLocaleString('en-US')} (fetched ${c.fetched.toLocaleString('en-US')}, rejected ${c.rejected}, duplicates ${c.duplicates}, outside the period ${c.outside_window}, flagged ${c.flagged})`,
-    `  start match rate  ${percent(s['start_match_rate'])}`,
-    `  finish match rate ${percent(s['finish_match_rate'])}`,
-    `  files             ${manifest.files.map((f) => f.name).join(', ')}, manifest.json`,
-  ].join('\n');
+/** `published` is the manifest as published, when the change tracking amended it. */
+export function formatExportSummary(result: ExportResult, published?: Manifest): string {
+  return formatExportResult(exportJobResult(result, published));
 }

@@ -3,6 +3,7 @@
 
 import { describeError, ShiftExportError } from '../errors.js';
 import { limitHeapGrowth } from '../heap-growth.js';
+import { redactSecrets, secretValuesOf } from '../redact-secrets.js';
 import type { Command, CliIo } from './command.js';
 import { commands } from './commands.js';
 
@@ -48,7 +49,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   try {
     return await command.run(rest, io);
   } catch (error) {
-    io.stderr.write(`shift-export ${command.name}: ${describeError(error)}\n`);
+    // Configuration errors are redacted where they are made; this also covers the others (a
+    // --dest or an upstream message that quotes a URL with its credentials).
+    io.stderr.write(
+      `shift-export ${command.name}: ${redactSecrets(describeError(error), secretValuesOf(io.env))}\n`,
+    );
     if (
       error instanceof ShiftExportError &&
       ['USAGE', 'CONFIG_INVALID', 'REQUEST_INVALID', 'DEST_INVALID', 'DEST_NOT_ALLOWED'].includes(error.code)

@@ -1,13 +1,18 @@
 // What an export job returns (and BullMQ stores as its return value): the manifest's summary —
-// counts, statistics, files with their paths, changes since the previous export — and where the
-// export is. The API's GET /exports/:id, `status` and the backfill index read it back, so its
-// shape is checked with zod on the way in as well.
+// counts, statistics, files with their paths, changes since the previous export (or why they
+// could not be counted) — and where the export is. The API's GET /exports/:id, `status` and the
+// backfill index read it back, so its shape is checked with zod on the way in as well.
 
 import { z } from 'zod';
 import type { ExportResult } from '../export/run-export.js';
-import { manifestSchema, type Manifest } from '../render/manifest.js';
+import {
+  CHANGES_EXPLAINED,
+  changesAreExplained,
+  manifestMembers,
+  type Manifest,
+} from '../render/manifest.js';
 
-export const exportJobResultSchema = manifestSchema
+export const exportJobResultSchema = manifestMembers
   .pick({
     export_id: true,
     period: true,
@@ -17,12 +22,14 @@ export const exportJobResultSchema = manifestSchema
     files: true,
     previous: true,
     changes: true,
+    changes_unavailable: true,
   })
   .extend({
     location: z.string(),
     manifest_location: z.string(),
     duration_ms: z.number().nonnegative(),
-  });
+  })
+  .refine(changesAreExplained, CHANGES_EXPLAINED);
 
 export type ExportJobResult = z.infer<typeof exportJobResultSchema>;
 
@@ -41,6 +48,7 @@ export function exportJobResult(
     files: m.files,
     ...(m.previous === undefined ? {} : { previous: m.previous }),
     ...(m.changes === undefined ? {} : { changes: m.changes }),
+    ...(m.changes_unavailable === undefined ? {} : { changes_unavailable: m.changes_unavailable }),
     location: result.location,
     manifest_location: result.manifestLocation,
     duration_ms: result.durationMs,

@@ -52,6 +52,22 @@ export function formatJobTable(views: readonly JobView[]): string {
   return [line(header), ...rows.map(line)].join('\n');
 }
 
+/**
+ * The rows changed since the previous export, or that they were not counted and why (the export is
+ * published all the same); undefined when there was nothing to count against.
+ */
+function changesText(result: Pick<ExportJobResult, 'changes' | 'changes_unavailable'>): string | undefined {
+  const ch = result.changes;
+  if (ch === undefined) return undefined;
+  if (ch === null) {
+    const why = result.changes_unavailable;
+    return oneLine(
+      `changes           not counted (${why?.reason ?? 'no reason given'}): ${why?.message ?? ''}`,
+    );
+  }
+  return `since ${oneLine(ch.previous_export_id)}: ${n(ch.added)} added, ${n(ch.removed)} removed, ${n(ch.changed)} changed`;
+}
+
 /** The lines of a finished export: where it is and the headline numbers. */
 export function formatExportResult(result: ExportJobResult): string {
   const c = result.counts;
@@ -63,12 +79,8 @@ export function formatExportResult(result: ExportJobResult): string {
     `  start match rate  ${percent(result.statistics['start_match_rate'])}`,
     `  finish match rate ${percent(result.statistics['finish_match_rate'])}`,
   ];
-  if (result.changes !== undefined) {
-    const ch = result.changes;
-    lines.push(
-      `  since ${oneLine(ch.previous_export_id)}: ${n(ch.added)} added, ${n(ch.removed)} removed, ${n(ch.changed)} changed`,
-    );
-  }
+  const changes = changesText(result);
+  if (changes !== undefined) lines.push(`  ${changes}`);
   lines.push(`  files             ${oneLine(result.files.map((f) => f.name).join(', '))}, manifest.json`);
   return lines.join('\n');
 }

@@ -104,7 +104,34 @@ export const manifestFileSchema = z.strictObject({
   content_type: z.string().min(1),
 });
 
-export const manifestSchema = z.strictObject({
+/**
+ * Why `changes` is null. `row_hashes_not_written`: this export's row fingerprints could not be
+ * taken (its temp folder full or unwritable...), so it has no row-hashes.bin and the next export
+ * cannot count against it either. The others: the previous export's manifest could not be read,
+ * it lists no row-hashes.bin, or that file is damaged, cannot be read or is not the one listed.
+ */
+export const CHANGES_UNAVAILABLE_REASONS = [
+  'row_hashes_not_written',
+  'previous_manifest_unreadable',
+  'previous_row_hashes_missing',
+  'previous_row_hashes_unreadable',
+] as const;
+export type ChangesUnavailableReason = (typeof CHANGES_UNAVAILABLE_REASONS)[number];
+
+/** Longest `changes_unavailable.message` kept (an error's text can be long). */
+export const CHANGES_MESSAGE_MAX = 500;
+
+/** `changes` is null exactly when `changes_unavailable` says why. */
+export function changesAreExplained(m: { changes?: unknown; changes_unavailable?: unknown }): boolean {
+  return (m.changes === null) === (m.changes_unavailable !== undefined);
+}
+export const CHANGES_EXPLAINED = {
+  message: 'changes is null exactly when changes_unavailable says why',
+  path: ['changes_unavailable'],
+};
+
+/** The members without the check across them, for schemas that pick some (the job's result). */
+export const manifestMembers = z.strictObject({
   export_id: id,
   period: z
     .strictObject({ from: day, to: day })
@@ -124,11 +151,24 @@ export const manifestSchema = z.strictObject({
   files: z.array(manifestFileSchema),
   /** The export of the same period this one replaced, when there was one. */
   previous: z.strictObject({ export_id: id, generated_at: timestamp }).optional(),
-  /** Rows changed since the previous export of the same period (issue 5; not computed yet). */
+  /**
+   * Rows changed since the previous export of the same period. Absent when there is nothing to
+   * count against (the first export of the period) or nothing was tracked (no shifts.csv); null
+   * when they could not be counted, with `changes_unavailable` saying why.
+   */
   changes: z
     .strictObject({ previous_export_id: id, added: count, removed: count, changed: count })
+    .nullable()
+    .optional(),
+  changes_unavailable: z
+    .strictObject({
+      reason: z.enum(CHANGES_UNAVAILABLE_REASONS),
+      message: z.string().min(1).max(CHANGES_MESSAGE_MAX),
+    })
     .optional(),
 });
+
+export const manifestSchema = manifestMembers.refine(changesAreExplained, CHANGES_EXPLAINED);
 
 export type Manifest = z.infer<typeof manifestSchema>;
 export type ManifestFile = z.infer<typeof manifestFileSchema>;

@@ -2,7 +2,7 @@
 // independent CSV parser (csv-parse), every number cross-checked.
 
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -144,6 +144,32 @@ describe('shift-export run', () => {
     const a = readFileSync(join(exportDir(dest), 'shifts.csv'));
     const b = readFileSync(join(realpathSync(join(other, `${PERIOD.from}_${PERIOD.to}`)), 'shifts.csv'));
     expect(a.equals(b)).toBe(true);
+  });
+});
+
+describe('shift-export run with a temp folder it cannot write', () => {
+  it('publishes without row-hashes.bin and says so in the manifest, the summary and a warning', async () => {
+    const dest = mkdtempSync(join(tmpdir(), 'run-e2e-tmpdir-'));
+    // A file where TMPDIR should be a folder: the row fingerprints cannot spill (ENOTDIR), as on a
+    // full disk (test/reliability/tmpdir-full.scenario.ts fills a real one).
+    const notAFolder = join(dest, 'not-a-folder');
+    writeFileSync(notAFolder, '');
+    const run = await runCli(
+      ['run', '--from', PERIOD.from, '--to', PERIOD.to, '--dest', dest, '--format', 'csv'],
+      { ...baseEnv, TMPDIR: join(notAFolder, 'tmp') },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^ {2}changes {11}not counted \(row_hashes_not_written\): .*ENOTDIR/m);
+    const manifest = parseManifest(readFileSync(join(exportDir(dest), 'manifest.json'), 'utf8'));
+    expect(manifest.files.map((f) => f.name)).not.toContain('row-hashes.bin');
+    expect(manifest.files.map((f) => f.name)).toContain('shifts.csv');
+    expect(manifest.changes).toBeNull();
+    expect(manifest.changes_unavailable?.reason).toBe('row_hashes_not_written');
+    const warnings = run.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(warnings).toContainEqual(expect.objectContaining({ level: 40, reason: 'row_hashes_not_written' }));
   });
 });
 

@@ -117,7 +117,7 @@ describe('export job', () => {
     expect(r2.changes?.added).toBe(r2.counts.exported - r1.counts.exported);
   });
 
-  it('records the replaced export but counts no changes when that export kept no row hashes', async () => {
+  it('records the replaced export, and says in its result that changes are not counted when that export kept no row hashes', async () => {
     const h = await open();
     await h.startWorker();
     // An xlsx-only export writes no shifts.csv, so no row-hashes.bin either.
@@ -129,8 +129,12 @@ describe('export job', () => {
       await finish(h, (await enqueueExport(h.producer.queue, exportJobData(DAY, DAY, ['csv']))).jobId),
     );
     expect(r2.previous).toEqual({ export_id: r1.export_id, generated_at: r1.generated_at });
-    expect(r2.changes).toBeUndefined();
-    expect(h.logs.some((l) => String(l.msg).includes('has no row-hashes.bin'))).toBe(true);
+    expect(r2.changes).toBeNull();
+    expect(r2.changes_unavailable).toEqual({
+      reason: 'previous_row_hashes_missing',
+      message: expect.stringContaining(`${r1.export_id} has no row-hashes.bin`) as string,
+    });
+    expect(h.logs.find((l) => l.reason === 'previous_row_hashes_missing')).toMatchObject({ level: 40 });
   });
 
   it('retries a transient upstream failure and then succeeds', async () => {

@@ -135,6 +135,48 @@ describe('renderManifest and parseManifest', () => {
     expect(parseManifest(renderManifest(withChanges))).toEqual(withChanges);
   });
 
+  it('keep changes: null with the reason they were not counted', () => {
+    const notCounted: Manifest = {
+      ...manifest(),
+      changes: null,
+      changes_unavailable: {
+        reason: 'row_hashes_not_written',
+        message: 'the row fingerprints could not be written to the temp folder /tmp: ENOSPC',
+      },
+    };
+    expect(parseManifest(renderManifest(notCounted))).toEqual(notCounted);
+    expect(JSON.parse(renderManifest(notCounted))).toMatchObject({ changes: null });
+  });
+
+  it.each<[string, (m: Record<string, unknown>) => void]>([
+    ['changes: null without a reason', (m) => (m.changes = null)],
+    [
+      'a reason beside counted changes',
+      (m) => {
+        m.changes = { previous_export_id: 'earlier', added: 0, removed: 0, changed: 0 };
+        m.changes_unavailable = { reason: 'previous_row_hashes_missing', message: 'none' };
+      },
+    ],
+    [
+      'an unknown reason',
+      (m) => {
+        m.changes = null;
+        m.changes_unavailable = { reason: 'disk_full', message: 'ENOSPC' };
+      },
+    ],
+    [
+      'a reason with an extra member',
+      (m) => {
+        m.changes = null;
+        m.changes_unavailable = { reason: 'row_hashes_not_written', message: 'ENOSPC', path: '/tmp' };
+      },
+    ],
+  ])('refuse %s', (_name, spoil) => {
+    const spoilt = manifest() as unknown as Record<string, unknown>;
+    spoil(spoilt);
+    expect(() => parseManifest(JSON.stringify(spoilt))).toThrow(ManifestError);
+  });
+
   it.each<[string, (m: Record<string, unknown>) => void]>([
     [
       'a token beside the base URL',

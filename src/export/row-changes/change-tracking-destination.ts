@@ -5,15 +5,19 @@
 // manifest and row-hashes file are read back through the same Destination (local folder or S3
 // alike) and compared, and the manifest gets `previous` and `changes` before it is published.
 //
-// Counting changes is bookkeeping: when the previous export has no row-hashes file (an export
-// without CSV, or one written by `shift-export run`), or it cannot be read, `changes` is left out
-// and a warning logged; the export itself goes on. The same holds when the fingerprints cannot be
-// spilled to or sorted in their temp files: the export is published without row-hashes.bin.
+// Counting changes is bookkeeping, so it degrades instead of failing the export, but never
+// silently: when the fingerprints cannot be spilled to or sorted in their temp files (TMPDIR full
+// or unwritable), the export is published without row-hashes.bin; when the previous export's
+// manifest cannot be read, lists no row-hashes file (an xlsx-only export) or that file is damaged,
+// nothing can be counted. Either way the manifest says `"changes": null` with
+// `changes_unavailable: {reason, message}`, which the job's result and `run`'s summary repeat,
+// and a warning is logged. `previous` is recorded whenever the previous manifest was read.
 // Without shifts.csv (xlsx only) nothing is recorded at all. Failing to store row-hashes.bin fails
 // the export like any other file. The fingerprints' temp files are removed when the publication
 // ends, published or aborted.
 
 import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type {
@@ -25,13 +29,45 @@ import type {
 import type { Period } from '../../domain/period.js';
 import { describeError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { parseManifest, renderManifest, type Manifest, type ManifestFile } from '../../render/manifest.js';
+import { redactSecrets } from '../../redact-secrets.js';
+import {
+  CHANGES_MESSAGE_MAX,
+  parseManifest,
+  renderManifest,
+  type ChangesUnavailableReason,
+  type Manifest,
+  type ManifestFile,
+} from '../../render/manifest.js';
 import { CsvRecordScanner } from './csv-record-scanner.js';
-import { RowChangeCounter, type RowChanges } from './row-change-counter.js';
+import { RowChangeCounter } from './row-change-counter.js';
 import { RowFingerprints, type SortedFingerprints } from './row-fingerprints.js';
 import { ROW_HASHES_CONTENT_TYPE, ROW_HASHES_FILE } from './row-hashes-format.js';
 
 export const TRACKED_FILE = 'shifts.csv';
+
+type ChangesUnavailable = NonNullable<Manifest['changes_unavailable']>;
+
+/** Why changes are not counted, as the manifest holds it: one line, no secret, bounded. */
+function unavailable(reason: ChangesUnavailableReason, message: string): ChangesUnavailable {
+  const line = redactSecrets(message).replace(/\s*\n\s*/g, ' ');
+  return {
+    reason,
+    message: line.length > CHANGES_MESSAGE_MAX ? `${line.slice(0, CHANGES_MESSAGE_MAX - 1)}…` : line,
+  };
+}
+
+/** `manifest` saying why its changes are not counted; a warning says it too. */
+function notCounted(manifest: Manifest, why: ChangesUnavailable, log: Logger): Manifest {
+  log.warn(
+    { reason: why.reason, why: why.message },
+    'rows changed since the previous export are not counted; the manifest says why',
+  );
+  return { ...manifest, changes: null, changes_unavailable: why };
+}
+
+function isUnavailable<T extends object>(value: T | ChangesUnavailable): value is ChangesUnavailable {
+  return 'reason' in value && 'message' in value;
+}
 
 export interface ChangeTrackingOptions {
   /** The CSV delimiter the export writes with. */
@@ -61,9 +97,9 @@ class FingerprintingStream extends Transform {
   problem: string | undefined;
   readonly #scanner: CsvRecordScanner;
 
-  constructor(delimiter: number, tempDir: string | undefined) {
+  constructor(delimiter: number, tempDir: string) {
     super();
-    this.fingerprints = new RowFingerprints(tempDir === undefined ? {} : { tempDir });
+    this.fingerprints = new RowFingerprints({ tempDir });
     this.#scanner = new CsvRecordScanner((record) => {
       if (this.problem !== undefined) return;
       const id = leadingId(record, delimiter);
@@ -75,7 +111,7 @@ class FingerprintingStream extends Transform {
         this.fingerprints.add(id, record);
       } catch (error) {
         // The temp file could not be written (disk full...): bookkeeping, not a reason to fail.
-        this.problem = `the row fingerprints could not be spilled to a temp file: ${describeError(error)}`;
+        this.problem = `the row fingerprints could not be written to the temp folder ${tempDir}: ${describeError(error)}`;
       }
     });
   }
@@ -159,7 +195,10 @@ class ChangeTrackingPublication implements ExportPublication {
   openFile(name: string, contentType: string): ExportFileSink {
     const sink = this.#inner.openFile(name, contentType);
     if (name !== TRACKED_FILE || this.#tracker !== undefined) return sink;
-    const tracker = new FingerprintingStream(this.#options.csvDelimiter.charCodeAt(0), this.#options.tempDir);
+    const tracker = new FingerprintingStream(
+      this.#options.csvDelimiter.charCodeAt(0),
+      this.#options.tempDir ?? tmpdir(),
+    );
     this.#tracker = tracker;
     const piped = pipeline(tracker, sink.stream);
     piped.catch(() => undefined);
@@ -186,35 +225,38 @@ class ChangeTrackingPublication implements ExportPublication {
     return this.#publish(next);
   }
 
-  /** The manifest with row-hashes.bin (stored here), `previous` and `changes`, as far as known. */
+  /**
+   * The manifest with row-hashes.bin (stored here), `previous` and `changes` — or `changes: null`
+   * and why, logged as a warning.
+   */
   async #withChanges(manifest: Manifest, tracker: FingerprintingStream, log: Logger): Promise<Manifest> {
-    if (tracker.problem !== undefined) {
-      log.warn({ reason: tracker.problem }, 'rows changed since the previous export are not counted');
-      return manifest;
-    }
-    let sorted: SortedFingerprints;
-    try {
-      sorted = await tracker.fingerprints.finish();
-    } catch (error) {
-      log.warn(
-        { err: describeError(error) },
-        'the row fingerprints could not be sorted; rows changed since the previous export are not counted',
-      );
-      return manifest;
-    }
-    const stored = await this.#store(sorted);
-    const previous = await this.#previousManifest(log);
-    const changes = previous === undefined ? undefined : await this.#changes(previous, sorted, log);
-    return {
+    const previous = await this.#previousManifest();
+    const next: Manifest = {
       ...manifest,
-      files: [...manifest.files, stored],
-      ...(previous === undefined || manifest.previous !== undefined
+      ...(previous === undefined || isUnavailable(previous) || manifest.previous !== undefined
         ? {}
         : { previous: { export_id: previous.export_id, generated_at: previous.generated_at } }),
-      ...(previous === undefined || changes === undefined
-        ? {}
-        : { changes: { previous_export_id: previous.export_id, ...changes } }),
     };
+    const sorted = await this.#sortedFingerprints(tracker);
+    if (isUnavailable(sorted)) return notCounted(next, sorted, log);
+    const stored: Manifest = { ...next, files: [...manifest.files, await this.#store(sorted)] };
+    if (previous === undefined) return stored;
+    const changes = isUnavailable(previous) ? previous : await this.#changes(previous, sorted);
+    return isUnavailable(changes) ? notCounted(stored, changes, log) : { ...stored, changes };
+  }
+
+  /** The fingerprints sorted for row-hashes.bin, or why there are none. */
+  async #sortedFingerprints(tracker: FingerprintingStream): Promise<SortedFingerprints | ChangesUnavailable> {
+    if (tracker.problem !== undefined) return unavailable('row_hashes_not_written', tracker.problem);
+    try {
+      return await tracker.fingerprints.finish();
+    } catch (error) {
+      const folder = this.#options.tempDir ?? tmpdir();
+      return unavailable(
+        'row_hashes_not_written',
+        `the row fingerprints could not be sorted in the temp folder ${folder}: ${describeError(error)}`,
+      );
+    }
   }
 
   async #publish(manifest: Manifest): Promise<PublishedExport> {
@@ -254,31 +296,29 @@ class ChangeTrackingPublication implements ExportPublication {
     };
   }
 
-  async #previousManifest(log: Logger): Promise<Manifest | undefined> {
+  /** The previous export's manifest; undefined when there is none; why it cannot be read. */
+  async #previousManifest(): Promise<Manifest | ChangesUnavailable | undefined> {
     try {
       const text = await this.#destination.readManifest(this.#period);
       return text === undefined ? undefined : parseManifest(text);
     } catch (error) {
-      log.warn(
-        { err: describeError(error) },
-        'the previous manifest of the period cannot be read; rows changed are not counted',
+      return unavailable(
+        'previous_manifest_unreadable',
+        `the previous manifest of the period cannot be read: ${describeError(error)}`,
       );
-      return undefined;
     }
   }
 
   async #changes(
     previous: Manifest,
     current: SortedFingerprints,
-    log: Logger,
-  ): Promise<RowChanges | undefined> {
+  ): Promise<NonNullable<Manifest['changes']> | ChangesUnavailable> {
     const entry = previous.files.find((f) => f.name === ROW_HASHES_FILE);
     if (entry === undefined) {
-      log.info(
-        { previousExportId: previous.export_id },
-        `the previous export has no ${ROW_HASHES_FILE}; rows changed are not counted`,
+      return unavailable(
+        'previous_row_hashes_missing',
+        `the previous export ${previous.export_id} has no ${ROW_HASHES_FILE} (it wrote no ${TRACKED_FILE}, or its row fingerprints could not be written)`,
       );
-      return undefined;
     }
     try {
       const counter = new RowChangeCounter(current);
@@ -291,19 +331,17 @@ class ChangeTrackingPublication implements ExportPublication {
       }
       // Another export may have replaced the previous one between reading its manifest and its file.
       if (hash.digest('hex') !== entry.sha256) {
-        log.warn(
-          { previousExportId: previous.export_id },
-          `the previous ${ROW_HASHES_FILE} does not match its manifest; rows changed are not counted`,
+        return unavailable(
+          'previous_row_hashes_unreadable',
+          `the ${ROW_HASHES_FILE} of the previous export ${previous.export_id} does not match its manifest`,
         );
-        return undefined;
       }
-      return counter.finish();
+      return { previous_export_id: previous.export_id, ...counter.finish() };
     } catch (error) {
-      log.warn(
-        { err: describeError(error), previousExportId: previous.export_id },
-        'rows changed since the previous export cannot be counted',
+      return unavailable(
+        'previous_row_hashes_unreadable',
+        `the ${ROW_HASHES_FILE} of the previous export ${previous.export_id} cannot be read: ${describeError(error)}`,
       );
-      return undefined;
     }
   }
 }

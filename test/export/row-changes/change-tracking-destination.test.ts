@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,7 +7,12 @@ import { LocalFolderDestination } from '../../../src/destinations/local-folder-d
 import type { GroupStats } from '../../../src/domain/summary.js';
 import { ChangeTrackingDestination } from '../../../src/export/row-changes/change-tracking-destination.js';
 import { silentLogger, type Logger } from '../../../src/logger.js';
-import { type Manifest, manifestStatistics, renderManifest } from '../../../src/render/manifest.js';
+import {
+  type Manifest,
+  manifestStatistics,
+  parseManifest,
+  renderManifest,
+} from '../../../src/render/manifest.js';
 import { capturingLogger, readAll, writeAll } from '../../destinations/export-helpers.js';
 
 const period = { from: '2024-05-01', to: '2024-05-07' };
@@ -159,13 +164,74 @@ describe('change tracking destination', () => {
     expect(await readdir(spillDir)).toEqual([]);
   });
 
-  it('publishes without row-hashes.bin, and says why, when the temp folder cannot be written', async () => {
-    const { logger, lines } = capturingLogger();
-    const destination = trackingDestination({ tempDir: join(root, 'missing'), logger });
-    const manifest = await exportRows(destination, 'v1', [[1, 'a']]);
-    expect(manifest.files.map((f) => f.name)).toEqual(['shifts.csv']);
-    const warning = lines().find((l) => String(l.msg).includes('could not be sorted'));
-    expect(warning).toMatchObject({ level: 40, exportId: 'v1' });
-    expect(String(warning?.err)).toContain('ENOENT');
+  it.each([
+    ['when the rows fit in one run (it fails at publish)', 1],
+    ['when a run spills while shifts.csv is written', SPILLING_ROWS],
+  ])(
+    'publishes without row-hashes.bin and says so in the manifest when the temp folder cannot be written, %s',
+    async (_when, rows) => {
+      const { logger, lines } = capturingLogger();
+      // A file where the temp folder should be: every spill fails (ENOTDIR), as on a full disk.
+      const notAFolder = join(root, 'not-a-folder');
+      await writeFile(notAFolder, '');
+      const destination = trackingDestination({ tempDir: join(notAFolder, 'tmp'), logger });
+      const manifest = await exportRows(
+        destination,
+        'v1',
+        Array.from({ length: rows }, (_, i) => [i + 1, 'x'] as const),
+      );
+      expect(manifest.files.map((f) => f.name)).toEqual(['shifts.csv']);
+      expect(manifest.changes).toBeNull();
+      expect(manifest.changes_unavailable).toMatchObject({ reason: 'row_hashes_not_written' });
+      expect(manifest.changes_unavailable?.message).toMatch(/temp folder .*not-a-folder.*ENOTDIR/);
+      // The file on disk says it too, not only the object handed back.
+      const published = parseManifest((await destination.readManifest(period)) ?? '');
+      expect(published.changes_unavailable).toEqual(manifest.changes_unavailable);
+      const warning = lines().find((l) => l.reason === 'row_hashes_not_written');
+      expect(warning).toMatchObject({ level: 40, exportId: 'v1' });
+    },
+  );
+
+  it('records the previous export but says changes are not counted when this export has no row hashes', async () => {
+    await exportRows(trackingDestination(), 'v1', [[1, 'a']]);
+    const broken = trackingDestination({ tempDir: join(root, 'missing') });
+    const second = await exportRows(broken, 'v2', [[1, 'a']]);
+    expect(second.previous?.export_id).toBe('v1');
+    expect(second.changes).toBeNull();
+    expect(second.changes_unavailable?.reason).toBe('row_hashes_not_written');
+  });
+
+  it('says changes are not counted when the previous export has no row-hashes.bin', async () => {
+    await exportRows(trackingDestination({ tempDir: join(root, 'missing') }), 'v1', [[1, 'a']]);
+    const second = await exportRows(trackingDestination(), 'v2', [[1, 'a']]);
+    expect(second.files.map((f) => f.name)).toEqual(['shifts.csv', 'row-hashes.bin']);
+    expect(second.previous?.export_id).toBe('v1');
+    expect(second.changes).toBeNull();
+    expect(second.changes_unavailable).toEqual({
+      reason: 'previous_row_hashes_missing',
+      message: expect.stringContaining('v1 has no row-hashes.bin') as string,
+    });
+  });
+
+  it('says changes are not counted when the previous row-hashes.bin is damaged', async () => {
+    const destination = trackingDestination();
+    await exportRows(destination, 'v1', [[1, 'a']]);
+    const folder = await realpath(join(root, 'exports', `${period.from}_${period.to}`));
+    await writeFile(join(folder, 'row-hashes.bin'), 'not row hashes');
+    const second = await exportRows(destination, 'v2', [[1, 'a']]);
+    expect(second.changes).toBeNull();
+    expect(second.changes_unavailable?.reason).toBe('previous_row_hashes_unreadable');
+  });
+
+  it('says changes are not counted when the previous manifest cannot be read', async () => {
+    const destination = trackingDestination();
+    await exportRows(destination, 'v1', [[1, 'a']]);
+    const folder = await realpath(join(root, 'exports', `${period.from}_${period.to}`));
+    await writeFile(join(folder, 'manifest.json'), '{"export_id": ');
+    const second = await exportRows(destination, 'v2', [[1, 'a']]);
+    expect(second.previous).toBeUndefined();
+    expect(second.changes).toBeNull();
+    expect(second.changes_unavailable?.reason).toBe('previous_manifest_unreadable');
+    expect(second.files.map((f) => f.name)).toContain('row-hashes.bin');
   });
 });
