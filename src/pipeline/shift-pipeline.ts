@@ -5,16 +5,21 @@
 // Dedup runs after the window: only the period's ids are remembered, and a duplicate outside the
 // period is counted once, as outside_window. A rejected row does not claim its id, so a later valid
 // copy of it is still exported.
+//
+// A batch whose text may hide what JSON.parse changed (bytes that are not UTF-8, an integer it may
+// have rounded: one cheap probe of the batch's text) has each row validated against its own text.
 
 import type { ExportCounts } from '../domain/export-counts.js';
 import type { Period } from '../domain/period.js';
+import type { RawRows } from '../domain/raw-rows.js';
 import type { RejectedRow } from '../domain/rejected-row.js';
 import type { ShiftRecord } from '../domain/shift-record.js';
 import type { ExportSummaries } from '../domain/summary.js';
 import { ShiftAggregator } from './aggregate.js';
 import { DuplicateFilter } from './dedup.js';
 import { enrichShift, type DivisionDirectory } from './enrich.js';
-import { isRejected, validateShift } from './validate.js';
+import { mayHoldRoundedInteger } from './exact-integers.js';
+import { isRejected, validateShift, validateShiftByText } from './validate.js';
 import { businessDayWindow, isInWindow, type BusinessDayWindow } from './window.js';
 
 /** Where a batch's results go; called synchronously, in row order. */
@@ -46,10 +51,18 @@ export class ShiftPipeline {
     this.aggregator = new ShiftAggregator(options.divisions);
   }
 
-  processBatch(rawRows: readonly unknown[], sink: ShiftSink): void {
+  processBatch(rawRows: RawRows, sink: ShiftSink): void {
+    const texts = rawRows.texts;
+    const byText =
+      texts !== undefined && (!texts.allUtf8 || texts.someBatchText(mayHoldRoundedInteger))
+        ? texts
+        : undefined;
     for (let i = 0; i < rawRows.length; i++) {
       this.fetched++;
-      const result = validateShift(rawRows[i]);
+      const result =
+        byText === undefined
+          ? validateShift(rawRows[i], texts, i)
+          : validateShiftByText(rawRows[i], byText, i);
       if (isRejected(result)) {
         this.rejected++;
         sink.rejected(result);

@@ -14,12 +14,24 @@
 // reader that accepts exactly what finishedShiftSchema accepts (read-finished-shift.ts) does the
 // type checks; a row it refuses goes to finishedShiftSchema.safeParse, whose issues explain the
 // rejection or name the nullable fields to repair.
+//
+// What JSON.parse hid is checked against the row's text as received (raw-rows.ts), which is also
+// the raw JSON of a rejected row:
+// - An integer field whose number JSON.parse could not keep exactly (past ±(2^53−1), or a
+//   fraction or exponent it rounded onto a whole number, see exact-integers.ts) is never exported
+//   rounded: a non-nullable one rejects the row, with the number as written in the reason; a
+//   nullable one (the distances) is exported as null and flagged `invalid_<field>`, like any
+//   other wrong value there. A rounded id is not given as the rejected row's id either.
+// - A row whose bytes are not valid UTF-8 is flagged `invalid_utf8` (its text shows U+FFFD where
+//   they were); when it is rejected, its reason says so.
 
 import { finishedShiftSchema, NULLABLE_SHIFT_FIELDS, type FinishedShift } from '../domain/finished-shift.js';
 import { MAX_OFFSET_MINUTES, MIN_OFFSET_MINUTES } from '../domain/period.js';
+import type { RowTexts } from '../domain/raw-rows.js';
 import type { RejectedRow } from '../domain/rejected-row.js';
 import type { ShiftRecord } from '../domain/shift-record.js';
 import { dateTimeSeconds, patternedDateTimeSeconds } from './date-time-seconds.js';
+import { mayHoldRoundedInteger, numberTextOf, roundedIntegerFields } from './exact-integers.js';
 import { localiseShift } from './localise.js';
 import { qualityFlagsOf, type NullableShiftField } from './quality-flags.js';
 import { readFinishedShift } from './read-finished-shift.js';
@@ -28,6 +40,19 @@ import { readFinishedShift } from './read-finished-shift.js';
 interface Issue {
   readonly path: readonly PropertyKey[];
   readonly message: string;
+  readonly code?: string;
+  readonly origin?: string;
+}
+
+/** Where a row came from, for the rare paths that need more than its value. */
+interface RowSource {
+  /** The texts of its batch, when the reader kept them. */
+  readonly texts: RowTexts | undefined;
+  readonly index: number;
+  /** Its bytes were not valid UTF-8. */
+  readonly notUtf8: boolean;
+  /** Its id is not the one written (JSON.parse rounded it). */
+  readonly idRounded: boolean;
 }
 
 type LooseRow = Readonly<Record<string, unknown>>;
@@ -38,22 +63,64 @@ export function isRejected(result: ShiftRecord | RejectedRow): result is Rejecte
   return 'rawJson' in result;
 }
 
-/** Validates one raw row (a value from JSON.parse) and, when it can be placed, localises it. */
-export function validateShift(raw: unknown): ShiftRecord | RejectedRow {
+/**
+ * Validates one raw row (a value from JSON.parse) and, when it can be placed, localises it.
+ * `texts` and `index` lead to the row's text, read only when the row is rejected.
+ */
+export function validateShift(raw: unknown, texts?: RowTexts, index = 0): ShiftRecord | RejectedRow {
   const shift = readFinishedShift(raw);
-  if (shift !== undefined) return placeShift(raw, shift, undefined);
-  const parsed = finishedShiftSchema.safeParse(raw);
-  // Reached only if the reader were stricter than the schema (its property test says it is not).
-  if (parsed.success) return placeShift(raw, parsed.data, undefined);
-  return validateDespiteIssues(raw, parsed.error.issues);
+  if (shift !== undefined) {
+    const placed = placeShift(shift, undefined, false);
+    return Array.isArray(placed) ? rejection(raw, placed, sourceOf(texts, index)) : placed;
+  }
+  return validateWithSchema(raw, [], sourceOf(texts, index));
 }
 
-/** The semantic rules zod's types cannot express, then the record. */
-function placeShift(
+/**
+ * validateShift for a row of a batch whose text showed something JSON.parse hides (bytes that are
+ * not UTF-8, a number that may have been rounded): reads the row's own text first.
+ */
+export function validateShiftByText(raw: unknown, texts: RowTexts, index: number): ShiftRecord | RejectedRow {
+  const text = texts.textOf(index);
+  const notUtf8 = !texts.isUtf8(index);
+  const rounded = mayHoldRoundedInteger(text) ? roundedIntegerFields(text, raw) : [];
+  if (rounded.length === 0 && !notUtf8) return validateShift(raw, texts, index);
+  const source: RowSource = { texts, index, notUtf8, idRounded: rounded.some((r) => r.field === 'id') };
+  const issues: Issue[] = rounded.map(({ field, literal }) => ({
+    path: [field],
+    message: `${literal} would be read as ${String((raw as Record<string, unknown>)[field])} and cannot be kept exactly`,
+  }));
+  return validateWithSchema(raw, issues, source);
+}
+
+function sourceOf(texts: RowTexts | undefined, index: number): RowSource {
+  return { texts, index, notUtf8: false, idRounded: false };
+}
+
+/** The slow path: the schema's issues (plus `extra` ones) explain the rejection or name the fields to repair. */
+function validateWithSchema(
   raw: unknown,
+  extra: readonly Issue[],
+  source: RowSource,
+): ShiftRecord | RejectedRow {
+  const parsed = finishedShiftSchema.safeParse(raw);
+  if (parsed.success && extra.length === 0) {
+    const placed = placeShift(parsed.data, undefined, source.notUtf8);
+    return Array.isArray(placed) ? rejection(raw, placed, source) : placed;
+  }
+  const extraFields = new Set(extra.map((issue) => String(issue.path[0])));
+  const issues = parsed.success
+    ? extra
+    : [...parsed.error.issues.filter((issue) => !extraFields.has(String(issue.path[0]))), ...extra];
+  return validateDespiteIssues(raw, issues, source);
+}
+
+/** The semantic rules zod's types cannot express, then the record; or every problem found. */
+function placeShift(
   shift: FinishedShift,
   invalidFields: readonly NullableShiftField[] | undefined,
-): ShiftRecord | RejectedRow {
+  notUtf8: boolean,
+): ShiftRecord | string[] {
   // Both texts matched the pattern (reader or schema): only the calendar remains to check.
   const startUtc = patternedDateTimeSeconds(shift.start_time);
   const finishUtc = patternedDateTimeSeconds(shift.finish_time);
@@ -73,9 +140,14 @@ function placeShift(
     checkOffset('finish_time_offset', shift.finish_time_offset, problems);
     checkOrder(shift.start_time, start, shift.finish_time, finish, problems);
     checkDuration(shift.duration, problems);
-    return rejection(raw, problems);
+    return problems;
   }
-  return localiseShift(shift, startUtc, finishUtc, qualityFlagsOf(shift, startUtc, finishUtc, invalidFields));
+  return localiseShift(
+    shift,
+    startUtc,
+    finishUtc,
+    qualityFlagsOf(shift, startUtc, finishUtc, invalidFields, notUtf8),
+  );
 }
 
 /**
@@ -83,7 +155,11 @@ function placeShift(
  * row goes on; otherwise it is rejected with every problem we can name, including the semantic
  * rules on the fields whose type was right (so one reason lists everything to fix).
  */
-function validateDespiteIssues(raw: unknown, issues: readonly Issue[]): ShiftRecord | RejectedRow {
+function validateDespiteIssues(
+  raw: unknown,
+  issues: readonly Issue[],
+  source: RowSource,
+): ShiftRecord | RejectedRow {
   const row = asObject(raw);
   const problems: string[] = [];
   const failed = new Set<string>();
@@ -94,10 +170,10 @@ function validateDespiteIssues(raw: unknown, issues: readonly Issue[]): ShiftRec
     if (row !== undefined && field !== undefined && NULLABLE_FIELDS.has(field)) {
       if (!nullable.includes(field as NullableShiftField)) nullable.push(field as NullableShiftField);
     } else {
-      problems.push(describeIssue(row, issue));
+      problems.push(describeIssue(row, issue, source));
     }
   }
-  if (row === undefined) return rejection(raw, problems);
+  if (row === undefined) return rejection(raw, problems, source);
   if (problems.length === 0) {
     const repaired: Record<string, unknown> = { ...row };
     const invalid: NullableShiftField[] = [];
@@ -106,12 +182,15 @@ function validateDespiteIssues(raw: unknown, issues: readonly Issue[]): ShiftRec
       repaired[field] = null;
     }
     const again = finishedShiftSchema.safeParse(repaired);
-    if (again.success) return placeShift(raw, again.data, invalid.length > 0 ? invalid : undefined);
-    for (const issue of again.error.issues) problems.push(describeIssue(repaired, issue));
-    return rejection(raw, problems);
+    if (again.success) {
+      const placed = placeShift(again.data, invalid.length > 0 ? invalid : undefined, source.notUtf8);
+      return Array.isArray(placed) ? rejection(raw, placed, source) : placed;
+    }
+    for (const issue of again.error.issues) problems.push(describeIssue(repaired, issue, source));
+    return rejection(raw, problems, source);
   }
   checkRulesOfWellTypedFields(row, failed, problems);
-  return rejection(raw, problems);
+  return rejection(raw, problems, source);
 }
 
 function checkRulesOfWellTypedFields(row: LooseRow, failed: ReadonlySet<string>, problems: string[]): void {
@@ -175,20 +254,33 @@ function asObject(raw: unknown): LooseRow | undefined {
   return typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as LooseRow) : undefined;
 }
 
-/** `field: message`, with "missing" for an absent key and `row` for the value itself. */
-function describeIssue(row: LooseRow | undefined, issue: Issue): string {
+/**
+ * `field: message`, with "missing" for an absent key, `row` for the value itself, and the number
+ * as written for an integer past ±(2^53−1).
+ */
+function describeIssue(row: LooseRow | undefined, issue: Issue, source: RowSource): string {
   if (issue.path.length === 0) return `row: ${issue.message}`;
   const field = issue.path.map(String).join('.');
   if (row !== undefined && issue.path.length === 1 && row[field] === undefined) return `${field}: missing`;
+  if (issue.origin === 'int' && (issue.code === 'too_big' || issue.code === 'too_small')) {
+    const text = source.texts?.textOf(source.index);
+    const written = (text === undefined ? undefined : numberTextOf(text, field)) ?? String(row?.[field]);
+    const bound = issue.code === 'too_big' ? '2^53' : '-2^53';
+    return `${field}: ${written} is past ${bound} and cannot be kept exactly`;
+  }
   return `${field}: ${issue.message}`;
 }
 
-function rejection(raw: unknown, problems: readonly string[]): RejectedRow {
+function rejection(raw: unknown, problems: readonly string[], source: RowSource): RejectedRow {
   const id = asObject(raw)?.['id'];
+  const reasons = source.notUtf8
+    ? [...problems, 'row: its bytes are not valid UTF-8 (raw_json shows U+FFFD for them)']
+    : problems;
   return {
-    id: typeof id === 'number' && Number.isSafeInteger(id) ? id : null,
-    reason: problems.join('; '),
+    id: typeof id === 'number' && Number.isSafeInteger(id) && !source.idRounded ? id : null,
+    reason: reasons.join('; '),
+    // The text as received; without one (a row not read from the upstream) the value re-serialised.
     // JSON.stringify gives undefined only for values JSON cannot hold (never from JSON.parse).
-    rawJson: JSON.stringify(raw) ?? String(raw),
+    rawJson: source.texts?.textOf(source.index) ?? JSON.stringify(raw) ?? String(raw),
   };
 }
