@@ -3,7 +3,7 @@
 // client reads. Row faults (invalid and duplicated rows) are decided by a hash of the seed and the
 // row's index: a retried or re-paged request sees the same bad rows.
 
-import { invalidRow } from './invalid-rows.js';
+import { invalidRowBytes } from './invalid-rows.js';
 import type { TimersPage } from './plan-timers-page.js';
 import { hash3, unit } from './random.js';
 import type { ShiftGenerator } from './shift-generator.js';
@@ -14,6 +14,8 @@ export interface TimersBodyOptions {
   readonly seed: number;
   readonly select: readonly ShiftColumn[] | undefined;
   readonly invalidRowRate: number;
+  /** Names of the invalid-row variants to draw from (default: the contract breaks). */
+  readonly invalidRowVariants?: readonly string[] | undefined;
   readonly duplicateRowRate: number;
 }
 
@@ -31,7 +33,7 @@ export function* timersBody(
   page: TimersPage,
   options: TimersBodyOptions,
 ): Generator<Buffer> {
-  const { seed, select, invalidRowRate, duplicateRowRate } = options;
+  const { seed, select, invalidRowRate, invalidRowVariants, duplicateRowRate } = options;
   const encoder = new ShiftJsonEncoder(generator.fragments);
   const row = new ShiftRow();
   let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -43,7 +45,7 @@ export function* timersBody(
     // The slow paths (select, invalid rows) go through JSON.stringify; the fast one writes bytes.
     let slow: Buffer | undefined;
     if (invalidRowRate > 0 && unit(hash3(seed, SALT_INVALID, index)) < invalidRowRate) {
-      slow = Buffer.from(JSON.stringify(invalidRow(toFinishedShift(row), hash3(seed, SALT_VARIANT, index))));
+      slow = invalidRowBytes(toFinishedShift(row), hash3(seed, SALT_VARIANT, index), invalidRowVariants);
     } else if (select !== undefined) {
       slow = Buffer.from(JSON.stringify(Object.fromEntries(select.map((c) => [c, row[c]]))));
     }
