@@ -6,8 +6,8 @@
 // period is counted once, as outside_window. A rejected row does not claim its id, so a later valid
 // copy of it is still exported.
 //
-// A batch whose text may hide what JSON.parse changed (bytes that are not UTF-8, an integer it may
-// have rounded: one cheap probe of the batch's text) has each row validated against its own text.
+// A row whose bytes are not UTF-8 is validated against its text (validateShiftByText); once the
+// batch is validated its texts are released (RowTexts.release).
 
 import type { ExportCounts } from '../domain/export-counts.js';
 import type { Period } from '../domain/period.js';
@@ -18,7 +18,6 @@ import type { ExportSummaries } from '../domain/summary.js';
 import { ShiftAggregator } from './aggregate.js';
 import { DuplicateFilter } from './dedup.js';
 import { enrichShift, type DivisionDirectory } from './enrich.js';
-import { mayHoldRoundedInteger } from './exact-integers.js';
 import { isRejected, validateShift, validateShiftByText } from './validate.js';
 import { businessDayWindow, isInWindow, type BusinessDayWindow } from './window.js';
 
@@ -53,16 +52,13 @@ export class ShiftPipeline {
 
   processBatch(rawRows: RawRows, sink: ShiftSink): void {
     const texts = rawRows.texts;
-    const byText =
-      texts !== undefined && (!texts.allUtf8 || texts.someBatchText(mayHoldRoundedInteger))
-        ? texts
-        : undefined;
+    const allUtf8 = texts === undefined || texts.allUtf8;
     for (let i = 0; i < rawRows.length; i++) {
       this.fetched++;
       const result =
-        byText === undefined
+        allUtf8 || texts.isUtf8(i)
           ? validateShift(rawRows[i], texts, i)
-          : validateShiftByText(rawRows[i], byText, i);
+          : validateShiftByText(rawRows[i], texts, i);
       if (isRejected(result)) {
         this.rejected++;
         sink.rejected(result);
@@ -82,6 +78,7 @@ export class ShiftPipeline {
       if (result.qualityFlags !== '') this.flagged++;
       sink.shift(result);
     }
+    texts?.release();
   }
 
   get counts(): ExportCounts {

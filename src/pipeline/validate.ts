@@ -15,13 +15,15 @@
 // type checks; a row it refuses goes to finishedShiftSchema.safeParse, whose issues explain the
 // rejection or name the nullable fields to repair.
 //
-// What JSON.parse hid is checked against the row's text as received (raw-rows.ts), which is also
-// the raw JSON of a rejected row:
-// - An integer field whose number JSON.parse could not keep exactly (past ±(2^53−1), or a
-//   fraction or exponent it rounded onto a whole number, see exact-integers.ts) is never exported
-//   rounded: a non-nullable one rejects the row, with the number as written in the reason; a
-//   nullable one (the distances) is exported as null and flagged `invalid_<field>`, like any
-//   other wrong value there. A rounded id is not given as the rejected row's id either.
+// A row that is not clean (the reader refuses it, or a semantic rule does) or whose bytes are not
+// UTF-8 is read again from its text as received (raw-rows.ts), which is also the raw JSON of a
+// rejected row:
+// - An integer past ±(2^53−1), which JSON.parse can only round, is refused by the contract: a
+//   non-nullable field rejects the row, with the number as written in the reason; a nullable one
+//   (the distances) is exported as null and flagged `invalid_<field>`, like any wrong value there.
+//   A fraction or exponent that JSON.parse rounded onto a whole number (9007199254740990.9,
+//   1e-400) is treated the same way when the row is read from its text (exact-integers.ts says
+//   why not on every row). A rounded id is never given as the rejected row's id.
 // - A row whose bytes are not valid UTF-8 is flagged `invalid_utf8` (its text shows U+FFFD where
 //   they were); when it is rejected, its reason says so.
 
@@ -31,7 +33,7 @@ import type { RowTexts } from '../domain/raw-rows.js';
 import type { RejectedRow } from '../domain/rejected-row.js';
 import type { ShiftRecord } from '../domain/shift-record.js';
 import { dateTimeSeconds, patternedDateTimeSeconds } from './date-time-seconds.js';
-import { mayHoldRoundedInteger, numberTextOf, roundedIntegerFields } from './exact-integers.js';
+import { numberTextOf, roundedIntegerFields } from './exact-integers.js';
 import { localiseShift } from './localise.js';
 import { qualityFlagsOf, type NullableShiftField } from './quality-flags.js';
 import { readFinishedShift } from './read-finished-shift.js';
@@ -65,30 +67,35 @@ export function isRejected(result: ShiftRecord | RejectedRow): result is Rejecte
 
 /**
  * Validates one raw row (a value from JSON.parse) and, when it can be placed, localises it.
- * `texts` and `index` lead to the row's text, read only when the row is rejected.
+ * `texts` and `index` lead to the row's text, read only when the row is not clean.
  */
 export function validateShift(raw: unknown, texts?: RowTexts, index = 0): ShiftRecord | RejectedRow {
   const shift = readFinishedShift(raw);
   if (shift !== undefined) {
     const placed = placeShift(shift, undefined, false);
-    return Array.isArray(placed) ? rejection(raw, placed, sourceOf(texts, index)) : placed;
+    if (!Array.isArray(placed)) return placed;
   }
-  return validateWithSchema(raw, [], sourceOf(texts, index));
+  return texts === undefined
+    ? validateWithSchema(raw, [], sourceOf(undefined, 0))
+    : validateShiftByText(raw, texts, index);
 }
 
 /**
- * validateShift for a row of a batch whose text showed something JSON.parse hides (bytes that are
- * not UTF-8, a number that may have been rounded): reads the row's own text first.
+ * validateShift through the row's text: for a row that is not clean (rejected or repaired) or
+ * whose bytes are not UTF-8, so that what JSON.parse hid — a rounded integer, bytes that are not
+ * UTF-8 — is named, and the rejected row is kept as received.
  */
 export function validateShiftByText(raw: unknown, texts: RowTexts, index: number): ShiftRecord | RejectedRow {
-  const text = texts.textOf(index);
-  const notUtf8 = !texts.isUtf8(index);
-  const rounded = mayHoldRoundedInteger(text) ? roundedIntegerFields(text, raw) : [];
-  if (rounded.length === 0 && !notUtf8) return validateShift(raw, texts, index);
-  const source: RowSource = { texts, index, notUtf8, idRounded: rounded.some((r) => r.field === 'id') };
+  const rounded = roundedIntegerFields(texts.textOf(index), raw);
+  const source: RowSource = {
+    texts,
+    index,
+    notUtf8: !texts.isUtf8(index),
+    idRounded: rounded.some((r) => r.field === 'id'),
+  };
   const issues: Issue[] = rounded.map(({ field, literal }) => ({
     path: [field],
-    message: `${literal} would be read as ${String((raw as Record<string, unknown>)[field])} and cannot be kept exactly`,
+    message: `${literal} would be read as ${String((raw as LooseRow)[field])} and cannot be kept exactly`,
   }));
   return validateWithSchema(raw, issues, source);
 }

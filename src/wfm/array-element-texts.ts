@@ -1,7 +1,7 @@
 // The texts of the elements of one parsed batch of the report: the scanner's `[` + rows + `]`
 // text, split at its top-level commas the first time a row's text is asked for (a rejected row,
-// a closer check), never on the common path. A batch whose bytes are not all UTF-8 keeps a copy
-// of its bytes so that each row can say whether its own bytes were valid.
+// a row that is not UTF-8), never on the common path. A batch whose bytes are not all UTF-8 keeps
+// a copy of its bytes so that each row can say whether its own bytes were valid.
 
 import { isUtf8 } from 'node:buffer';
 import { arrayElementBounds } from '../domain/json-text.js';
@@ -10,7 +10,7 @@ import type { RowTexts } from '../domain/raw-rows.js';
 /** The row texts of a batch whose bytes are valid UTF-8: slices of the text JSON.parse got. */
 class Utf8ElementTexts implements RowTexts {
   readonly allUtf8 = true;
-  readonly #text: string;
+  #text: string | undefined;
   #bounds: number[] | undefined;
 
   constructor(text: string) {
@@ -18,19 +18,21 @@ class Utf8ElementTexts implements RowTexts {
   }
 
   textOf(index: number): string {
-    this.#bounds ??= arrayElementBounds(this.#text);
+    const text = this.#text ?? released();
+    this.#bounds ??= arrayElementBounds(text);
     const start = this.#bounds[2 * index];
     const end = this.#bounds[2 * index + 1];
     if (start === undefined || end === undefined) throw new RangeError(`no row ${index} in this batch`);
-    return this.#text.slice(start, end);
+    return text.slice(start, end);
   }
 
   isUtf8(): boolean {
     return true;
   }
 
-  someBatchText(probe: (batchText: string) => boolean): boolean {
-    return probe(this.#text);
+  release(): void {
+    this.#text = undefined;
+    this.#bounds = undefined;
   }
 }
 
@@ -41,36 +43,40 @@ class Utf8ElementTexts implements RowTexts {
  */
 class MixedElementTexts implements RowTexts {
   readonly allUtf8 = false;
-  readonly #text: string;
-  readonly #bytes: Buffer;
+  #bytes: Buffer | undefined;
   #bounds: number[] | undefined;
 
-  constructor(text: string, bytes: Buffer) {
-    this.#text = text;
+  constructor(bytes: Buffer) {
     this.#bytes = bytes;
   }
 
   textOf(index: number): string {
-    const [start, end] = this.#boundsOf(index);
-    return this.#bytes.toString('utf8', start, end);
+    const [bytes, start, end] = this.#boundsOf(index);
+    return bytes.toString('utf8', start, end);
   }
 
   isUtf8(index: number): boolean {
-    const [start, end] = this.#boundsOf(index);
-    return isUtf8(this.#bytes.subarray(start, end));
+    const [bytes, start, end] = this.#boundsOf(index);
+    return isUtf8(bytes.subarray(start, end));
   }
 
-  someBatchText(probe: (batchText: string) => boolean): boolean {
-    return probe(this.#text);
+  release(): void {
+    this.#bytes = undefined;
+    this.#bounds = undefined;
   }
 
-  #boundsOf(index: number): [number, number] {
-    this.#bounds ??= arrayElementBounds(this.#bytes.toString('latin1'));
+  #boundsOf(index: number): [Buffer, number, number] {
+    const bytes = this.#bytes ?? released();
+    this.#bounds ??= arrayElementBounds(bytes.toString('latin1'));
     const start = this.#bounds[2 * index];
     const end = this.#bounds[2 * index + 1];
     if (start === undefined || end === undefined) throw new RangeError(`no row ${index} in this batch`);
-    return [start, end];
+    return [bytes, start, end];
   }
+}
+
+function released(): never {
+  throw new Error('the texts of this batch were released after it was validated');
 }
 
 /**
@@ -79,5 +85,5 @@ class MixedElementTexts implements RowTexts {
  * the caller reuses its buffer.
  */
 export function arrayElementTexts(text: string, bytes: Uint8Array): RowTexts {
-  return isUtf8(bytes) ? new Utf8ElementTexts(text) : new MixedElementTexts(text, Buffer.from(bytes));
+  return isUtf8(bytes) ? new Utf8ElementTexts(text) : new MixedElementTexts(Buffer.from(bytes));
 }
