@@ -44,10 +44,12 @@ interface Run {
 /** Row texts of a batch built from runs of rows of other batches. */
 class JoinedRowTexts implements RowTexts {
   readonly #runs: readonly Run[];
+  readonly #length: number;
   readonly allUtf8: boolean;
 
-  constructor(runs: readonly Run[]) {
+  constructor(runs: readonly Run[], length: number) {
     this.#runs = runs;
+    this.#length = length;
     this.allUtf8 = runs.every((run) => run.texts.allUtf8);
   }
 
@@ -73,7 +75,8 @@ class JoinedRowTexts implements RowTexts {
       else high = middle - 1;
     }
     const run = this.#runs[low];
-    if (run === undefined || index < run.start) throw new RangeError(`no row ${index} in this batch`);
+    if (run === undefined || index < run.start || index >= this.#length)
+      throw new RangeError(`no row ${index} in this batch`);
     return run;
   }
 }
@@ -112,7 +115,7 @@ export class RawRowsBuilder {
     this.#runs = [];
     this.#untexted = false;
     if (untexted || runs.length === 0) return rows;
-    return withRowTexts(rows, new JoinedRowTexts(runs));
+    return withRowTexts(rows, new JoinedRowTexts(runs, rows.length));
   }
 }
 
