@@ -35,8 +35,8 @@ export interface FaultSpec {
   /**
    * Which variants of src/sandbox/invalid-rows.ts invalid rows are drawn from, by name (default:
    * the contract breaks). Others break what JSON.parse hides: "id past 2^53", "user_id past 2^53",
-   * "id with a fraction JSON.parse rounds away", "comment not UTF-8" (otherwise valid),
-   * "comment not UTF-8, missing start_time".
+   * "id with a fraction JSON.parse rounds away, missing start_time", "comment not UTF-8" (otherwise
+   * valid), "comment not UTF-8, missing start_time".
    */
   readonly invalidRowVariants?: readonly string[];
   /** Probability (0..1) that a wfm_timers row is sent twice. */

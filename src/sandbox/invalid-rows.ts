@@ -4,7 +4,7 @@
 // name the row it rejects.
 //
 // Some variants break what JSON.parse cannot show: a number it rounds (an id past 2^53, a
-// fraction that rounds onto a whole id) and bytes that are not UTF-8. They are drawn only when
+// fraction that rounds onto the whole id) and bytes that are not UTF-8. They are drawn only when
 // named in `invalidRowVariants`, so the rows of the default variants stay as they always were.
 
 import type { FinishedShift } from '../domain/finished-shift.js';
@@ -20,6 +20,8 @@ export interface InvalidRowVariant {
 }
 
 const TWO_TO_53 = 2n ** 53n;
+/** Added to the id by the "id past 2^53" variant. */
+export const ID_OFFSET = 2n ** 56n;
 
 /** A byte sequence that is not UTF-8 (a stray 0xFF, then a lead byte without its continuation). */
 export const NOT_UTF8 = Buffer.from([0xff, 0xc3, 0x28]);
@@ -38,19 +40,24 @@ function broken(name: string, apply: (row: Mutable) => void): InvalidRowVariant 
   };
 }
 
-/** The row with the number of `field` written as `number(value)`, digits JSON.parse cannot keep. */
+/**
+ * The row (after `apply`) with the number of `field` written as `number(value)`, digits JSON.parse
+ * cannot keep.
+ */
 function renumbered(
   name: string,
   field: 'id' | 'user_id',
   number: (value: number) => string,
+  apply: (row: Mutable) => void = () => undefined,
 ): InvalidRowVariant {
   return {
     name,
     byDefault: false,
     bytes: (row) => {
-      const json = JSON.stringify(row);
+      const copy: Mutable = { ...row };
+      apply(copy);
       const member = `"${field}":${row[field]},`;
-      return Buffer.from(json.replace(member, `"${field}":${number(row[field])},`));
+      return Buffer.from(JSON.stringify(copy).replace(member, `"${field}":${number(row[field])},`));
     },
   };
 }
@@ -94,10 +101,18 @@ export const INVALID_ROW_VARIANTS: readonly InvalidRowVariant[] = [
   broken('null user_login', (r) => (r.user_login = null)),
   broken('auto_finished as a string', (r) => (r.auto_finished = 'false')),
   broken('fractional user_id', (r) => (r.user_id = Number(r.user_id) + 0.5)),
-  // The id plus 2^53: distinct ids stay distinct as written, but neighbours meet once rounded.
-  renumbered('id past 2^53', 'id', (id) => String(BigInt(id) + TWO_TO_53)),
+  // The id plus 2^56, where doubles are 16 apart: distinct ids stay distinct as written, but
+  // neighbours meet once JSON.parse has rounded them.
+  renumbered('id past 2^53', 'id', (id) => String(BigInt(id) + ID_OFFSET)),
   renumbered('user_id past 2^53', 'user_id', (id) => String(BigInt(id) + TWO_TO_53)),
-  renumbered('id with a fraction JSON.parse rounds away', 'id', (id) => `${id}.000000000000000001`),
+  // JSON.parse reads it as the id itself; only the text shows it is not (the missing start_time
+  // has the row read from its text, see the validate stage).
+  renumbered(
+    'id with a fraction JSON.parse rounds away, missing start_time',
+    'id',
+    (id) => `${id}.000000000000000001`,
+    (r) => void delete r.start_time,
+  ),
   notUtf8('comment not UTF-8', () => undefined),
   notUtf8('comment not UTF-8, missing start_time', (r) => void delete r.start_time),
 ];

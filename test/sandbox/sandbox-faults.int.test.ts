@@ -179,8 +179,10 @@ describe('sandbox faults', () => {
     };
     const huge = (await byVariant('id past 2^53')).toString('utf8');
     const written = [...huge.matchAll(/\{"id":(\d+),/g)].map((m) => BigInt(m[1] ?? ''));
-    expect(written).toEqual(cleanIds.map((id) => BigInt(id) + 2n ** 53n));
-    const rounded = (await byVariant('id with a fraction JSON.parse rounds away')).toString('utf8');
+    expect(written).toEqual(cleanIds.map((id) => BigInt(id) + 2n ** 56n));
+    const rounded = (
+      await byVariant('id with a fraction JSON.parse rounds away, missing start_time')
+    ).toString('utf8');
     expect(rounded).toContain(`{"id":${cleanIds[0]}.000000000000000001,`);
     expect((JSON.parse(rounded) as FinishedShift[]).map((r) => r.id)).toEqual(cleanIds);
     const notUtf8 = await byVariant('comment not UTF-8');
