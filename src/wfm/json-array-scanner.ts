@@ -29,7 +29,7 @@
 // batch plus one element (plus a chunk) whatever the body.
 //
 // Each batch of rows carries its texts (array-element-texts.ts): the string JSON.parse got, kept
-// as long as the rows are, so that a row can be shown and checked as received.
+// until the batch is validated, so that a row can be shown and checked as received.
 
 import { concatRawRows, withRowTexts, type RawRows } from '../domain/raw-rows.js';
 import { arrayElementTexts } from './array-element-texts.js';
