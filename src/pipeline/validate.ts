@@ -57,6 +57,9 @@ interface RowSource {
   readonly idRounded: boolean;
 }
 
+/** A row without its text (not read from the upstream): rejected, it is kept re-serialised. */
+const NO_TEXT: RowSource = { texts: undefined, index: 0, notUtf8: false, idRounded: false };
+
 type LooseRow = Readonly<Record<string, unknown>>;
 
 const NULLABLE_FIELDS: ReadonlySet<string> = new Set(NULLABLE_SHIFT_FIELDS);
@@ -75,9 +78,7 @@ export function validateShift(raw: unknown, texts?: RowTexts, index = 0): ShiftR
     const placed = placeShift(shift, undefined, false);
     if (!Array.isArray(placed)) return placed;
   }
-  return texts === undefined
-    ? validateWithSchema(raw, [], sourceOf(undefined, 0))
-    : validateShiftByText(raw, texts, index);
+  return texts === undefined ? validateWithSchema(raw, [], NO_TEXT) : validateShiftByText(raw, texts, index);
 }
 
 /**
@@ -98,10 +99,6 @@ export function validateShiftByText(raw: unknown, texts: RowTexts, index: number
     message: `${literal} would be read as ${String((raw as LooseRow)[field])} and cannot be kept exactly`,
   }));
   return validateWithSchema(raw, issues, source);
-}
-
-function sourceOf(texts: RowTexts | undefined, index: number): RowSource {
-  return { texts, index, notUtf8: false, idRounded: false };
 }
 
 /** The slow path: the schema's issues (plus `extra` ones) explain the rejection or name the fields to repair. */
