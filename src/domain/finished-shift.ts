@@ -69,3 +69,20 @@ export const NULLABLE_SHIFT_FIELDS = [
   'finish_location_distance',
   'finish_location_match',
 ] as const satisfies readonly (keyof FinishedShift)[];
+
+/**
+ * The fields the spec types as integers: JSON.parse must not have rounded them (see the validate
+ * stage), since an id that is not the upstream's is worse than none.
+ */
+export const INTEGER_SHIFT_FIELDS = [
+  'id',
+  'user_id',
+  'division_id',
+  'region_id',
+  'shop_id',
+  'start_time_offset',
+  'finish_time_offset',
+  'duration',
+  'start_location_distance',
+  'finish_location_distance',
+] as const satisfies readonly (keyof FinishedShift)[];

@@ -2,9 +2,10 @@
 // WfmClient provides it; naming the narrow need keeps the use case independent of HTTP details.
 
 import type { UtcWindow } from '../domain/period.js';
+import type { RawRows } from '../domain/raw-rows.js';
 import type { Division, DivisionListQuery } from '../wfm/schemas.js';
 
 export interface ShiftSource {
   listDivisions(query: DivisionListQuery & { signal?: AbortSignal | undefined }): Promise<Division[]>;
-  readShifts(options: { window?: UtcWindow; signal?: AbortSignal | undefined }): AsyncIterable<unknown[]>;
+  readShifts(options: { window?: UtcWindow; signal?: AbortSignal | undefined }): AsyncIterable<RawRows>;
 }

@@ -1,6 +1,7 @@
 // The anomalies that do not stop a row from being exported but are named in its `quality_flags`
 // column, in one fixed order: duration_mismatch, location_out_of_range, then invalid_<field> for
 // each nullable field whose value had the wrong type (in NULLABLE_SHIFT_FIELDS order), then
+// invalid_utf8 when the row's bytes were not valid UTF-8 (its text shows U+FFFD for them), then
 // text_replaced (a character a spreadsheet cannot hold was replaced, see spreadsheet-safe-text.ts).
 
 import { NULLABLE_SHIFT_FIELDS, type FinishedShift } from '../domain/finished-shift.js';
@@ -28,6 +29,9 @@ function outOfRange(value: number | null, limit: number): boolean {
   return value !== null && (value > limit || value < -limit);
 }
 
+/** The flag of a row whose bytes were not valid UTF-8. */
+export const INVALID_UTF8_FLAG = 'invalid_utf8';
+
 /**
  * The `;`-joined flags of a placeable row; '' when it is clean. `invalidFields` lists the nullable
  * fields that had a wrong type, in any order (the output order is fixed); `textReplaced` says that
@@ -38,6 +42,7 @@ export function qualityFlagsOf(
   startUtc: number,
   finishUtc: number,
   invalidFields: readonly NullableShiftField[] | undefined,
+  notUtf8 = false,
   textReplaced = false,
 ): string {
   let flags = '';
@@ -59,5 +64,6 @@ export function qualityFlagsOf(
       }
     }
   }
+  if (notUtf8) flags = flags === '' ? INVALID_UTF8_FLAG : `${flags};${INVALID_UTF8_FLAG}`;
   return textReplaced ? withTextReplaced(flags) : flags;
 }

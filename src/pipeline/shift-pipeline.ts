@@ -5,16 +5,20 @@
 // Dedup runs after the window: only the period's ids are remembered, and a duplicate outside the
 // period is counted once, as outside_window. A rejected row does not claim its id, so a later valid
 // copy of it is still exported.
+//
+// A row whose bytes are not UTF-8 is validated against its text (validateShiftByText); once the
+// batch is validated its texts are released (RowTexts.release).
 
 import type { ExportCounts } from '../domain/export-counts.js';
 import type { Period } from '../domain/period.js';
+import type { RawRows } from '../domain/raw-rows.js';
 import type { RejectedRow } from '../domain/rejected-row.js';
 import type { ShiftRecord } from '../domain/shift-record.js';
 import type { ExportSummaries } from '../domain/summary.js';
 import { ShiftAggregator } from './aggregate.js';
 import { DuplicateFilter } from './dedup.js';
 import { enrichShift, type DivisionDirectory } from './enrich.js';
-import { isRejected, validateShift } from './validate.js';
+import { isRejected, validateShift, validateShiftByText } from './validate.js';
 import { businessDayWindow, isInWindow, type BusinessDayWindow } from './window.js';
 
 /** Where a batch's results go; called synchronously, in row order. */
@@ -46,10 +50,15 @@ export class ShiftPipeline {
     this.aggregator = new ShiftAggregator(options.divisions);
   }
 
-  processBatch(rawRows: readonly unknown[], sink: ShiftSink): void {
+  processBatch(rawRows: RawRows, sink: ShiftSink): void {
+    const texts = rawRows.texts;
+    const allUtf8 = texts === undefined || texts.allUtf8;
     for (let i = 0; i < rawRows.length; i++) {
       this.fetched++;
-      const result = validateShift(rawRows[i]);
+      const result =
+        allUtf8 || texts.isUtf8(i)
+          ? validateShift(rawRows[i], texts, i)
+          : validateShiftByText(rawRows[i], texts, i);
       if (isRejected(result)) {
         this.rejected++;
         sink.rejected(result);
@@ -69,6 +78,7 @@ export class ShiftPipeline {
       if (result.qualityFlags !== '') this.flagged++;
       sink.shift(result);
     }
+    texts?.release();
   }
 
   get counts(): ExportCounts {

@@ -18,12 +18,26 @@
 // reader that accepts exactly what finishedShiftSchema accepts (read-finished-shift.ts) does the
 // type checks; a row it refuses goes to finishedShiftSchema.safeParse, whose issues explain the
 // rejection or name the nullable fields to repair.
+//
+// A row that is not clean (the reader refuses it, or a semantic rule does) or whose bytes are not
+// UTF-8 is read again from its text as received (raw-rows.ts), which is also the raw JSON of a
+// rejected row:
+// - An integer past ±(2^53−1), which JSON.parse can only round, is refused by the contract: a
+//   non-nullable field rejects the row, with the number as written in the reason; a nullable one
+//   (the distances) is exported as null and flagged `invalid_<field>`, like any wrong value there.
+//   A fraction or exponent that JSON.parse rounded onto a whole number (9007199254740990.9,
+//   1e-400) is treated the same way when the row is read from its text (exact-integers.ts says
+//   why not on every row). A rounded id is never given as the rejected row's id.
+// - A row whose bytes are not valid UTF-8 is flagged `invalid_utf8` (its text shows U+FFFD where
+//   they were); when it is rejected, its reason says so.
 
 import { finishedShiftSchema, NULLABLE_SHIFT_FIELDS, type FinishedShift } from '../domain/finished-shift.js';
 import { MAX_OFFSET_MINUTES, MIN_OFFSET_MINUTES } from '../domain/period.js';
+import type { RowTexts } from '../domain/raw-rows.js';
 import type { RejectedRow } from '../domain/rejected-row.js';
 import type { ShiftRecord } from '../domain/shift-record.js';
 import { dateTimeSeconds, patternedDateTimeSeconds } from './date-time-seconds.js';
+import { numberTextOf, roundedIntegerFields } from './exact-integers.js';
 import { localiseShift } from './localise.js';
 import { qualityFlagsOf, type NullableShiftField } from './quality-flags.js';
 import { readFinishedShift } from './read-finished-shift.js';
@@ -33,7 +47,23 @@ import { makeTextFieldsSpreadsheetSafe } from './spreadsheet-safe-fields.js';
 interface Issue {
   readonly path: readonly PropertyKey[];
   readonly message: string;
+  readonly code?: string;
+  readonly origin?: string;
 }
+
+/** Where a row came from, for the rare paths that need more than its value. */
+interface RowSource {
+  /** The texts of its batch, when the reader kept them. */
+  readonly texts: RowTexts | undefined;
+  readonly index: number;
+  /** Its bytes were not valid UTF-8. */
+  readonly notUtf8: boolean;
+  /** Its id is not the one written (JSON.parse rounded it). */
+  readonly idRounded: boolean;
+}
+
+/** A row without its text (not read from the upstream): rejected, it is kept re-serialised. */
+const NO_TEXT: RowSource = { texts: undefined, index: 0, notUtf8: false, idRounded: false };
 
 type LooseRow = Readonly<Record<string, unknown>>;
 
@@ -43,22 +73,63 @@ export function isRejected(result: ShiftRecord | RejectedRow): result is Rejecte
   return 'rawJson' in result;
 }
 
-/** Validates one raw row (a value from JSON.parse) and, when it can be placed, localises it. */
-export function validateShift(raw: unknown): ShiftRecord | RejectedRow {
+/**
+ * Validates one raw row (a value from JSON.parse) and, when it can be placed, localises it.
+ * `texts` and `index` lead to the row's text, read only when the row is not clean.
+ */
+export function validateShift(raw: unknown, texts?: RowTexts, index = 0): ShiftRecord | RejectedRow {
   const shift = readFinishedShift(raw);
-  if (shift !== undefined) return placeShift(raw, shift, undefined);
-  const parsed = finishedShiftSchema.safeParse(raw);
-  // Reached only if the reader were stricter than the schema (its property test says it is not).
-  if (parsed.success) return placeShift(raw, parsed.data, undefined);
-  return validateDespiteIssues(raw, parsed.error.issues);
+  if (shift !== undefined) {
+    const placed = placeShift(shift, undefined, false);
+    if (!Array.isArray(placed)) return placed;
+  }
+  return texts === undefined ? validateWithSchema(raw, [], NO_TEXT) : validateShiftByText(raw, texts, index);
 }
 
-/** The semantic rules zod's types cannot express, then the record. */
-function placeShift(
+/**
+ * validateShift through the row's text: for a row that is not clean (rejected or repaired) or
+ * whose bytes are not UTF-8, so that what JSON.parse hid — a rounded integer, bytes that are not
+ * UTF-8 — is named, and the rejected row is kept as received.
+ */
+export function validateShiftByText(raw: unknown, texts: RowTexts, index: number): ShiftRecord | RejectedRow {
+  const rounded = roundedIntegerFields(texts.textOf(index), raw);
+  const source: RowSource = {
+    texts,
+    index,
+    notUtf8: !texts.isUtf8(index),
+    idRounded: rounded.some((r) => r.field === 'id'),
+  };
+  const issues: Issue[] = rounded.map(({ field, literal }) => ({
+    path: [field],
+    message: `${literal} would be read as ${String((raw as LooseRow)[field])} and cannot be kept exactly`,
+  }));
+  return validateWithSchema(raw, issues, source);
+}
+
+/** The slow path: the schema's issues (plus `extra` ones) explain the rejection or name the fields to repair. */
+function validateWithSchema(
   raw: unknown,
+  extra: readonly Issue[],
+  source: RowSource,
+): ShiftRecord | RejectedRow {
+  const parsed = finishedShiftSchema.safeParse(raw);
+  if (parsed.success && extra.length === 0) {
+    const placed = placeShift(parsed.data, undefined, source.notUtf8);
+    return Array.isArray(placed) ? rejection(raw, placed, source) : placed;
+  }
+  const extraFields = new Set(extra.map((issue) => String(issue.path[0])));
+  const issues = parsed.success
+    ? extra
+    : [...parsed.error.issues.filter((issue) => !extraFields.has(String(issue.path[0]))), ...extra];
+  return validateDespiteIssues(raw, issues, source);
+}
+
+/** The semantic rules zod's types cannot express, then the record; or every problem found. */
+function placeShift(
   shift: FinishedShift,
   invalidFields: readonly NullableShiftField[] | undefined,
-): ShiftRecord | RejectedRow {
+  notUtf8: boolean,
+): ShiftRecord | string[] {
   // Both texts matched the pattern (reader or schema): only the calendar remains to check.
   const startUtc = patternedDateTimeSeconds(shift.start_time);
   const finishUtc = patternedDateTimeSeconds(shift.finish_time);
@@ -78,14 +149,14 @@ function placeShift(
     checkOffset('finish_time_offset', shift.finish_time_offset, problems);
     checkOrder(shift.start_time, start, shift.finish_time, finish, problems);
     checkDuration(shift.duration, problems);
-    return rejection(raw, problems);
+    return problems;
   }
   const textReplaced = makeTextFieldsSpreadsheetSafe(shift);
   return localiseShift(
     shift,
     startUtc,
     finishUtc,
-    qualityFlagsOf(shift, startUtc, finishUtc, invalidFields, textReplaced),
+    qualityFlagsOf(shift, startUtc, finishUtc, invalidFields, notUtf8, textReplaced),
   );
 }
 
@@ -94,7 +165,11 @@ function placeShift(
  * row goes on; otherwise it is rejected with every problem we can name, including the semantic
  * rules on the fields whose type was right (so one reason lists everything to fix).
  */
-function validateDespiteIssues(raw: unknown, issues: readonly Issue[]): ShiftRecord | RejectedRow {
+function validateDespiteIssues(
+  raw: unknown,
+  issues: readonly Issue[],
+  source: RowSource,
+): ShiftRecord | RejectedRow {
   const row = asObject(raw);
   const problems: string[] = [];
   const failed = new Set<string>();
@@ -105,10 +180,10 @@ function validateDespiteIssues(raw: unknown, issues: readonly Issue[]): ShiftRec
     if (row !== undefined && field !== undefined && NULLABLE_FIELDS.has(field)) {
       if (!nullable.includes(field as NullableShiftField)) nullable.push(field as NullableShiftField);
     } else {
-      problems.push(describeIssue(row, issue));
+      problems.push(describeIssue(row, issue, source));
     }
   }
-  if (row === undefined) return rejection(raw, problems);
+  if (row === undefined) return rejection(raw, problems, source);
   if (problems.length === 0) {
     const repaired: Record<string, unknown> = { ...row };
     const invalid: NullableShiftField[] = [];
@@ -117,12 +192,15 @@ function validateDespiteIssues(raw: unknown, issues: readonly Issue[]): ShiftRec
       repaired[field] = null;
     }
     const again = finishedShiftSchema.safeParse(repaired);
-    if (again.success) return placeShift(raw, again.data, invalid.length > 0 ? invalid : undefined);
-    for (const issue of again.error.issues) problems.push(describeIssue(repaired, issue));
-    return rejection(raw, problems);
+    if (again.success) {
+      const placed = placeShift(again.data, invalid.length > 0 ? invalid : undefined, source.notUtf8);
+      return Array.isArray(placed) ? rejection(raw, placed, source) : placed;
+    }
+    for (const issue of again.error.issues) problems.push(describeIssue(repaired, issue, source));
+    return rejection(raw, problems, source);
   }
   checkRulesOfWellTypedFields(row, failed, problems);
-  return rejection(raw, problems);
+  return rejection(raw, problems, source);
 }
 
 function checkRulesOfWellTypedFields(row: LooseRow, failed: ReadonlySet<string>, problems: string[]): void {
@@ -186,20 +264,33 @@ function asObject(raw: unknown): LooseRow | undefined {
   return typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as LooseRow) : undefined;
 }
 
-/** `field: message`, with "missing" for an absent key and `row` for the value itself. */
-function describeIssue(row: LooseRow | undefined, issue: Issue): string {
+/**
+ * `field: message`, with "missing" for an absent key, `row` for the value itself, and the number
+ * as written for an integer past ±(2^53−1).
+ */
+function describeIssue(row: LooseRow | undefined, issue: Issue, source: RowSource): string {
   if (issue.path.length === 0) return `row: ${issue.message}`;
   const field = issue.path.map(String).join('.');
   if (row !== undefined && issue.path.length === 1 && row[field] === undefined) return `${field}: missing`;
+  if (issue.origin === 'int' && (issue.code === 'too_big' || issue.code === 'too_small')) {
+    const text = source.texts?.textOf(source.index);
+    const written = (text === undefined ? undefined : numberTextOf(text, field)) ?? String(row?.[field]);
+    const bound = issue.code === 'too_big' ? '2^53' : '-2^53';
+    return `${field}: ${written} is past ${bound} and cannot be kept exactly`;
+  }
   return `${field}: ${issue.message}`;
 }
 
-function rejection(raw: unknown, problems: readonly string[]): RejectedRow {
+function rejection(raw: unknown, problems: readonly string[], source: RowSource): RejectedRow {
   const id = asObject(raw)?.['id'];
+  const reasons = source.notUtf8
+    ? [...problems, 'row: its bytes are not valid UTF-8 (raw_json shows U+FFFD for them)']
+    : problems;
   return {
-    id: typeof id === 'number' && Number.isSafeInteger(id) ? id : null,
-    reason: problems.join('; '),
+    id: typeof id === 'number' && Number.isSafeInteger(id) && !source.idRounded ? id : null,
+    reason: reasons.join('; '),
+    // The text as received; without one (a row not read from the upstream) the value re-serialised.
     // JSON.stringify gives undefined only for values JSON cannot hold (never from JSON.parse).
-    rawJson: JSON.stringify(raw) ?? String(raw),
+    rawJson: source.texts?.textOf(source.index) ?? JSON.stringify(raw) ?? String(raw),
   };
 }

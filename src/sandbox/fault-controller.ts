@@ -5,6 +5,7 @@
 
 import { z } from 'zod';
 import { FAULT_TARGETS, type FaultPlan, type FaultSpec, type FaultTarget } from './faults.js';
+import { INVALID_ROW_VARIANT_NAMES } from './invalid-rows.js';
 import { mix32, SeededRandom } from './random.js';
 
 export type EndpointTarget = Exclude<FaultTarget, '*'>;
@@ -23,6 +24,7 @@ export interface RequestFaults {
   readonly early: EarlyFault | undefined;
   readonly rowCap: number | undefined;
   readonly invalidRowRate: number;
+  readonly invalidRowVariants: readonly string[] | undefined;
   readonly duplicateRowRate: number;
   readonly ignoreFilters: boolean;
   readonly hostileTextRate: number;
@@ -53,6 +55,10 @@ const faultSpecSchema = z.strictObject({
   stallNext: count.optional(),
   rowCap: count.optional(),
   invalidRowRate: rate.optional(),
+  invalidRowVariants: z
+    .array(z.enum(INVALID_ROW_VARIANT_NAMES as [string, ...string[]]))
+    .min(1)
+    .optional(),
   duplicateRowRate: rate.optional(),
   ignoreFilters: z.boolean().optional(),
   hostileTextRate: rate.optional(),
@@ -139,6 +145,7 @@ export class FaultController {
       early,
       rowCap: setting('rowCap'),
       invalidRowRate: setting('invalidRowRate') ?? 0,
+      invalidRowVariants: setting('invalidRowVariants'),
       duplicateRowRate: setting('duplicateRowRate') ?? 0,
       ignoreFilters: setting('ignoreFilters') ?? false,
       hostileTextRate: setting('hostileTextRate') ?? 0,

@@ -4,7 +4,7 @@
 // seed and the row's index: a retried or re-paged request sees the same bad rows.
 
 import { hostileRow } from './hostile-text.js';
-import { invalidRow } from './invalid-rows.js';
+import { invalidRowBytes } from './invalid-rows.js';
 import type { TimersPage } from './plan-timers-page.js';
 import { hash3, unit } from './random.js';
 import type { ShiftGenerator } from './shift-generator.js';
@@ -15,6 +15,8 @@ export interface TimersBodyOptions {
   readonly seed: number;
   readonly select: readonly ShiftColumn[] | undefined;
   readonly invalidRowRate: number;
+  /** Names of the invalid-row variants to draw from (default: the contract breaks). */
+  readonly invalidRowVariants?: readonly string[] | undefined;
   readonly duplicateRowRate: number;
   /** Default 0: without it, a body is byte for byte what it was before the fault existed. */
   readonly hostileTextRate?: number;
@@ -35,7 +37,7 @@ export function* timersBody(
   page: TimersPage,
   options: TimersBodyOptions,
 ): Generator<Buffer> {
-  const { seed, select, invalidRowRate, duplicateRowRate } = options;
+  const { seed, select, invalidRowRate, invalidRowVariants, duplicateRowRate } = options;
   const hostileTextRate = options.hostileTextRate ?? 0;
   const encoder = new ShiftJsonEncoder(generator.fragments);
   const row = new ShiftRow();
@@ -49,7 +51,7 @@ export function* timersBody(
     // writes bytes.
     let slow: Buffer | undefined;
     if (invalidRowRate > 0 && unit(hash3(seed, SALT_INVALID, index)) < invalidRowRate) {
-      slow = Buffer.from(JSON.stringify(invalidRow(toFinishedShift(row), hash3(seed, SALT_VARIANT, index))));
+      slow = invalidRowBytes(toFinishedShift(row), hash3(seed, SALT_VARIANT, index), invalidRowVariants);
     } else if (hostileTextRate > 0 && unit(hash3(seed, SALT_HOSTILE, index)) < hostileTextRate) {
       const hostile = hostileRow(toFinishedShift(row), hash3(seed, SALT_VARIANT, index));
       const selected =

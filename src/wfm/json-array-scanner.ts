@@ -27,6 +27,12 @@
 // Limits against a hostile or broken upstream: a body longer than maxBodyBytes and an element
 // longer than maxRowBytes are rejected as soon as they are seen, so memory stays at about one
 // batch plus one element (plus a chunk) whatever the body.
+//
+// Each batch of rows carries its texts (array-element-texts.ts): the string JSON.parse got, kept
+// until the batch is validated, so that a row can be shown and checked as received.
+
+import { concatRawRows, withRowTexts, type RawRows } from '../domain/raw-rows.js';
+import { arrayElementTexts } from './array-element-texts.js';
 
 export type JsonArrayScanErrorKind =
   'not-an-array' | 'truncated' | 'trailing-data' | 'malformed' | 'row-too-large' | 'body-too-large';
@@ -86,7 +92,7 @@ function skipWhitespace(bytes: Uint8Array, from: number): number {
   return i;
 }
 
-const NO_ROWS: readonly unknown[] = Object.freeze([]);
+const NO_ROWS: RawRows = Object.freeze([]);
 
 export class JsonArrayScanner {
   readonly #maxBodyBytes: number;
@@ -144,7 +150,7 @@ export class JsonArrayScanner {
   }
 
   /** Feeds the next chunk; returns the elements completed by it (often none: a shared empty array). */
-  push(chunk: Uint8Array): readonly unknown[] {
+  push(chunk: Uint8Array): RawRows {
     if (this.#ended) throw new Error('JsonArrayScanner.push after end()');
     const base = this.#bytes;
     const n = chunk.length;
@@ -207,7 +213,7 @@ export class JsonArrayScanner {
   }
 
   /** Declares the body finished; returns the last elements, or throws when the array is not closed. */
-  end(): readonly unknown[] {
+  end(): RawRows {
     this.#ended = true;
     let rows = NO_ROWS;
     if (this.#phase === IN_ARRAY && !this.#needComma) rows = this.#scanAndFlush();
@@ -234,13 +240,13 @@ export class JsonArrayScanner {
   }
 
   /** The guess: the last `}` of this chunk ends a row. Undefined when it does not. */
-  #tryFast(chunk: Uint8Array, from: number, base: number): readonly unknown[] | undefined {
+  #tryFast(chunk: Uint8Array, from: number, base: number): RawRows | undefined {
     const brace = chunk.lastIndexOf(CLOSE_BRACE);
     if (brace < from) return undefined;
     const cut = base + brace + 1;
     // Rows inside a guessed batch are not measured: only guess when the batch itself fits a row.
     if (cut - this.#pendingStart > this.#maxRowBytes) return undefined;
-    let rows: unknown[];
+    let rows: RawRows;
     try {
       rows = this.#parse(cut);
     } catch {
@@ -269,7 +275,7 @@ export class JsonArrayScanner {
     }
     if (this.#pendingEnd - this.#pendingStart > this.#maxRowBytes) {
       const more = this.#scanAndFlush();
-      return more.length === 0 ? rows : rows.concat(more);
+      return concatRawRows(rows, more);
     }
     return rows;
   }
@@ -278,7 +284,7 @@ export class JsonArrayScanner {
    * Scans the pending bytes not scanned yet; parses everything up to the closing `]` when it is
    * there, else up to the last depth-1 comma once a batch is due; checks element sizes.
    */
-  #scanAndFlush(): readonly unknown[] {
+  #scanAndFlush(): RawRows {
     let partStart = this.#pendingStart;
     for (const part of this.#pending) {
       const partEnd = partStart + part.length;
@@ -362,7 +368,7 @@ export class JsonArrayScanner {
   }
 
   /** The scanner met the closing `]` at `at`: parse the rest, then only whitespace may follow. */
-  #close(at: number): readonly unknown[] {
+  #close(at: number): RawRows {
     if (!this.#sawValue && (this.#lastComma >= 0 || this.#rows > 0)) {
       throw new JsonArrayScanError('malformed', at, `a trailing comma before "]" at byte ${at}`);
     }
@@ -392,7 +398,7 @@ export class JsonArrayScanner {
   }
 
   /** Parses the pending bytes up to the last depth-1 comma and keeps the rest, still scanned. */
-  #flushThroughLastComma(): readonly unknown[] {
+  #flushThroughLastComma(): RawRows {
     const cut = this.#lastComma;
     const rows = this.#parse(cut);
     const kept: Uint8Array[] = [];
@@ -408,8 +414,8 @@ export class JsonArrayScanner {
     return rows;
   }
 
-  /** JSON.parse of `[` + pending bytes up to `end` + `]`; counts the rows. */
-  #parse(end: number): unknown[] {
+  /** JSON.parse of `[` + pending bytes up to `end` + `]`, with the rows' texts; counts the rows. */
+  #parse(end: number): RawRows {
     const length = end - this.#pendingStart;
     // One buffer for every batch: the text is decoded out of it at once, and a fresh one per batch
     // would be ~1 GB of short-lived memory outside the heap at 1M rows, which the collector frees late.
@@ -425,9 +431,10 @@ export class JsonArrayScanner {
       at += take;
     }
     text[at] = CLOSE_BRACKET;
+    const source = text.toString('utf8', 0, at + 1);
     let rows: unknown[];
     try {
-      rows = JSON.parse(text.toString('utf8', 0, at + 1)) as unknown[];
+      rows = JSON.parse(source) as unknown[];
     } catch (error) {
       throw new JsonArrayScanError(
         'malformed',
@@ -437,7 +444,7 @@ export class JsonArrayScanner {
       );
     }
     this.#rows += rows.length;
-    return rows;
+    return withRowTexts(rows, arrayElementTexts(source, text.subarray(0, at + 1)));
   }
 
   #rowTooLarge(start: number): JsonArrayScanError {

@@ -32,6 +32,7 @@
 
 import type { ConnectedWfmConfig } from '../config.js';
 import type { UtcWindow } from '../domain/period.js';
+import type { RawRows } from '../domain/raw-rows.js';
 import { expectedRows, parseContentRange } from './content-range.js';
 import { JsonArrayScanError, JsonArrayScanner } from './json-array-scanner.js';
 import { RetryBudget, type OnRetry, type RetryClock } from './retry.js';
@@ -95,11 +96,14 @@ interface AnswerResult {
   readonly outOfRange: boolean;
 }
 
-/** The report as batches of raw rows; see the module comment for paging, completeness and resuming. */
+/**
+ * The report as batches of raw rows, each with its rows' texts as received; see the module comment
+ * for paging, completeness and resuming.
+ */
 export async function* readReport(
   deps: ReportReaderDeps,
   options: ReadShiftsOptions = {},
-): AsyncGenerator<unknown[], void, undefined> {
+): AsyncGenerator<RawRows, void, undefined> {
   const { config } = deps;
   const mode = config.paging;
   const counters: Counters = { rows: 0, bytes: 0, requests: 0, retries: 0 };
@@ -167,7 +171,7 @@ async function* readAnswer(
   position: Position,
   budget: RetryBudget,
   window: string,
-): AsyncGenerator<unknown[], AnswerResult, undefined> {
+): AsyncGenerator<RawRows, AnswerResult, undefined> {
   const { config, transport } = deps;
   const context: WfmErrorContext = { method: 'GET', path: REPORT_PATH, attempts: attempt };
   counters.requests += 1;
@@ -207,7 +211,7 @@ async function* readAnswer(
           options.signal,
         );
       }
-      let rows: readonly unknown[];
+      let rows: RawRows;
       if (next.done === true) {
         done = true;
         rows = scan(() => scanner.end(), context, deps);
@@ -242,12 +246,12 @@ async function* readAnswer(
 }
 
 async function* handOut(
-  batch: unknown[],
+  batch: RawRows,
   counters: Counters,
   position: Position,
   budget: RetryBudget,
   options: ReadShiftsOptions,
-): AsyncGenerator<unknown[], void, undefined> {
+): AsyncGenerator<RawRows, void, undefined> {
   counters.rows += batch.length;
   position.pageDone += batch.length;
   budget.madeProgress();
@@ -259,11 +263,7 @@ async function* handOut(
  * Runs one scanner step, turning its errors into typed ones. The scanner's message can quote the
  * body (JSON.parse does), so it is scrubbed of the token and not kept as a cause.
  */
-function scan(
-  step: () => readonly unknown[],
-  context: WfmErrorContext,
-  deps: ReportReaderDeps,
-): readonly unknown[] {
+function scan(step: () => RawRows, context: WfmErrorContext, deps: ReportReaderDeps): RawRows {
   try {
     return step();
   } catch (error) {

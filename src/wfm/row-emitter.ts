@@ -10,6 +10,7 @@
 // not break the order and do not count against a page's limit.
 
 import type { PagingMode } from '../config.js';
+import { RawRowsBuilder, type RawRows } from '../domain/raw-rows.js';
 import {
   WfmPagingUnsupportedError,
   WfmResumeUnsafeError,
@@ -38,6 +39,8 @@ export function idOf(row: unknown): number | undefined {
   const id = (row as { id?: unknown }).id;
   return typeof id === 'number' && Number.isSafeInteger(id) ? id : undefined;
 }
+const NO_ROWS: RawRows = Object.freeze([]);
+
 /**
  * Decides which parsed rows of one answer can be handed out now, keeping the resume position
  * exact (see "Resuming" above), and checks that the upstream honoured `id=gt.`.
@@ -48,7 +51,8 @@ export class RowEmitter {
   readonly #position: Position;
   readonly #context: WfmErrorContext;
   readonly #keyset: boolean;
-  #held: unknown[] = [];
+  /** Rows held back, then rows handed out, each with the way back to its text. */
+  #held = new RawRowsBuilder();
   #sawId = false;
   #previousId: number | undefined;
   /** Rows whose id equals the id of the row just before them. */
@@ -62,14 +66,14 @@ export class RowEmitter {
     this.#context = context;
   }
 
-  accept(rows: readonly unknown[]): unknown[] {
+  accept(rows: RawRows): RawRows {
     if (!this.#byId) {
       for (const row of rows) {
         const id = idOf(row);
         if (id !== undefined && id === this.#previousId) this.repeats++;
         this.#previousId = id;
       }
-      return rows as unknown[];
+      return rows;
     }
     const position = this.#position;
     let lastWithId = -1;
@@ -84,25 +88,20 @@ export class RowEmitter {
       lastId = id;
       lastWithId = i;
     }
+    const held = this.#held;
     if (lastWithId < 0) {
-      for (const row of rows) this.#held.push(row);
-      if (this.#held.length <= MAX_HELD_ROWS) return [];
+      held.append(rows);
+      if (held.length <= MAX_HELD_ROWS) return NO_ROWS;
       position.blind = true;
-      const out = this.#held;
-      this.#held = [];
-      return out;
+      return held.take();
     }
     this.#sawId = true;
     position.lastId = lastId;
     position.blind = false;
-    let out: unknown[];
-    if (this.#held.length === 0 && lastWithId === rows.length - 1) out = rows as unknown[];
-    else {
-      out = this.#held;
-      for (let i = 0; i <= lastWithId; i++) out.push(rows[i]);
-      this.#held = [];
-    }
-    for (let i = lastWithId + 1; i < rows.length; i++) this.#held.push(rows[i]);
+    if (held.length === 0 && lastWithId === rows.length - 1) return rows;
+    held.append(rows, 0, lastWithId + 1);
+    const out = held.take();
+    held.append(rows, lastWithId + 1);
     return out;
   }
 
@@ -110,9 +109,8 @@ export class RowEmitter {
    * At the end of a complete answer: the held rows belong to it and go out — unless a full keyset
    * page continues with `id=gt.<last id>`, which sends them again first.
    */
-  finish(received: number, limit: number | undefined): unknown[] {
-    const held = this.#held;
-    this.#held = [];
+  finish(received: number, limit: number | undefined): RawRows {
+    const held = this.#held.take();
     if (!this.#keyset || limit === undefined || received < limit) return held;
     if (!this.#sawId || this.#position.blind) {
       throw new WfmPagingUnsupportedError(
@@ -120,7 +118,7 @@ export class RowEmitter {
         this.#context,
       );
     }
-    return [];
+    return NO_ROWS;
   }
 
   #filterIgnored(id: number): WfmError {

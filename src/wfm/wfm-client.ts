@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { prettifyError } from 'zod';
 import type { ConnectedWfmConfig } from '../config.js';
+import type { RawRows } from '../domain/raw-rows.js';
 import { InvalidRequestError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { drainReport, readReport, type ReadShiftsOptions } from './report-reader.js';
@@ -202,8 +203,8 @@ export class WfmClient {
 
   // --- the report (spec 4.3) ----------------------------------------------------------------
 
-  /** Batches of raw parsed rows (validated downstream), complete or failing; see report-reader.ts. */
-  readShifts(options: ReadShiftsOptions = {}): AsyncIterable<unknown[]> {
+  /** Batches of raw parsed rows with their texts (validated downstream), complete or failing; see report-reader.ts. */
+  readShifts(options: ReadShiftsOptions = {}): AsyncIterable<RawRows> {
     return readReport(this.#reportDeps(), options);
   }
 

@@ -3,10 +3,20 @@
 // in shifts.csv or rejected.csv, none twice); a permanent one in a one-line error and nothing
 // written. Expected rows come from the sandbox's generator, filtered to the period in process.
 
+import { isUtf8 } from 'node:buffer';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { FaultPlan, RunningSandbox } from '../../src/sandbox/index.js';
-import { failedOutcome, publishedOutcome, runCliExport } from './support/cli-export.js';
+import { ID_OFFSET } from '../../src/sandbox/invalid-rows.js';
+import { jsonArrayElements } from '../support/json-array-elements.js';
+import { failedOutcome, publishedOutcome, runCliExport, type CliExport } from './support/cli-export.js';
+import { checkRows, publishedFolder } from './support/exported-ids.js';
 import { expectedIds } from './support/expected-rows.js';
+import { WFM_SECRET_TOKEN } from './support/evidence.js';
+import type { ScenarioOutcome } from './support/scenario.js';
 import { scenario } from './support/scenario.js';
 import { REPORT_ROWS, sourceShape, startScenarioSandbox } from './support/scenario-sandbox.js';
 
@@ -52,6 +62,73 @@ function fails(
   });
 }
 
+/** The invalid-row variants whose rows JSON.parse alone would change. */
+const EXACTNESS_VARIANTS = [
+  'id past 2^53',
+  'user_id past 2^53',
+  'id with a fraction JSON.parse rounds away, missing start_time',
+  'comment not UTF-8',
+  'comment not UTF-8, missing start_time',
+];
+
+/**
+ * The export of rows JSON.parse would change, checked against the bytes the sandbox sent: every
+ * rejected row's raw_json is one of the sent rows (byte for byte when it was UTF-8), and a row is
+ * lost only when its id is in neither file (a rejected row without a usable id counts by the id it
+ * was sent with: the sandbox's id plus ID_OFFSET, or its whole part).
+ */
+async function exactnessOutcome(result: CliExport): Promise<ScenarioOutcome> {
+  if (result.run.code !== 0) throw new Error(`expected a published export, got exit ${result.run.code}`);
+  const folder = publishedFolder(result.dest, FROM, TO) ?? '';
+  const read = (name: string) =>
+    parse(readFileSync(join(folder, name)), { bom: true, columns: true }) as Record<string, string>[];
+  const shifts = read('shifts.csv');
+  const rejected = read('rejected.csv');
+  const res = await request(`${sandbox.url}/v1/connector/rpc/wfm_timers?order=id.asc`, {
+    headers: { authorization: `Bearer ${WFM_SECRET_TOKEN}` },
+  });
+  // Only the rows of the variants are kept: the report holds tens of megabytes.
+  const sent = new Map<string, Buffer>();
+  for (const row of jsonArrayElements(Buffer.from(await res.body.arrayBuffer()))) {
+    const id = /^\{"id":([0-9.]+),/.exec(row.toString('latin1'))?.[1] ?? '';
+    if (!isUtf8(row) || id.includes('.') || id.length > 15 || /"user_id":\d{16}/.test(row.toString('latin1')))
+      sent.set(row.toString('utf8'), row);
+  }
+  let inexact = 0;
+  const rejectedIds = rejected.map((r) => {
+    const raw = r['raw_json'] ?? '';
+    const source = sent.get(raw);
+    if (source === undefined || (isUtf8(source) && !Buffer.from(raw).equals(source))) inexact++;
+    if (r['shift_id'] !== '') return Number(r['shift_id']);
+    const written = /^\{"id":([0-9.]+),/.exec(raw)?.[1] ?? '';
+    return written.includes('.')
+      ? Number(written.slice(0, written.indexOf('.')))
+      : Number(BigInt(written) - ID_OFFSET);
+  });
+  if (inexact > 0) throw new Error(`${inexact} rejected rows whose raw_json is not a row as sent`);
+  const shiftIds = shifts.map((r) => Number(r['shift_id']));
+  // What JSON.parse reads the ids it cannot keep as: none may appear as an exported or rejected id.
+  const roundedAs = new Set<number>();
+  for (const text of sent.keys()) {
+    const id = /^\{"id":([0-9.]+),/.exec(text)?.[1] ?? '';
+    if (id.includes('.') || id.length > 15) roundedAs.add(JSON.parse(id) as number);
+  }
+  const named = rejected.map((r) => r['shift_id']).filter((id) => id !== '');
+  const rounded = [...shiftIds, ...named.map(Number)].filter((id) => roundedAs.has(id)).length;
+  if (rounded > 0) throw new Error(`${rounded} ids exported as JSON.parse rounded them`);
+  const flagged = shifts.filter((r) => r['quality_flags']?.includes('invalid_utf8')).length;
+  const check = checkRows(expected, shiftIds, rejectedIds);
+  return {
+    outcome:
+      `published; ${rejected.length.toLocaleString('en-US')} rejected, each raw_json as sent; ` +
+      `${flagged.toLocaleString('en-US')} exported flagged invalid_utf8; 0 ids rounded`,
+    expected: expected.size,
+    exported: check.exported,
+    lost: check.lost,
+    duplicates: check.duplicates,
+  };
+}
+
 describe('upstream faults during a report', () => {
   it('exports every row without faults (baseline)', () => complete('no fault (baseline)', {}));
   it('rides out a burst of 503s', () =>
@@ -88,6 +165,13 @@ describe('upstream faults during a report', () => {
     complete('invalid rows 50%', { wfm_timers: { invalidRowRate: 0.5 } }));
   it('exports each duplicated row once', () =>
     complete('duplicated rows 2%', { wfm_timers: { duplicateRowRate: 0.02 } }));
+  it('keeps rows JSON.parse would change exactly as sent, and rounds no id', () =>
+    scenario(GROUP, 'ids past 2^53, rounded fractions, invalid UTF-8 (5%)', async () => {
+      sandbox.clearFaults();
+      sandbox.setFaults({ wfm_timers: { invalidRowRate: 0.05, invalidRowVariants: EXACTNESS_VARIANTS } });
+      const result = await runCliExport('upstream-exactness', { baseUrl: sandbox.url, from: FROM, to: TO });
+      return exactnessOutcome(result);
+    }));
   it('rejects a report of only invalid rows', () =>
     complete('only invalid rows', { wfm_timers: { invalidRowRate: 1 } }));
   it('publishes an empty report as an empty export', () =>

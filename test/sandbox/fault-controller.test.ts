@@ -68,6 +68,7 @@ describe('parseFaultPlan', () => {
       wfm_timers: {
         rowCap: 5,
         invalidRowRate: 0.01,
+        invalidRowVariants: ['id past 2^53', 'comment not UTF-8'],
         duplicateRowRate: 0.02,
         ignoreFilters: true,
         hostileTextRate: 0.1,
@@ -77,12 +78,14 @@ describe('parseFaultPlan', () => {
     expect(parseFaultPlan(plan)).toEqual(plan);
   });
 
-  it('refuses unknown targets, unknown keys, rates over 1 and odd statuses', () => {
+  it('refuses unknown targets, unknown keys, rates over 1, odd statuses and unknown row variants', () => {
     expect(() => parseFaultPlan({ shops: {} })).toThrow();
     expect(() => parseFaultPlan({ wfm_timers: { explode: true } })).toThrow();
     expect(() => parseFaultPlan({ wfm_timers: { errorRate: 1.5 } })).toThrow();
     expect(() => parseFaultPlan({ wfm_timers: { hostileTextRate: 2 } })).toThrow();
     expect(() => parseFaultPlan({ wfm_timers: { errorStatus: 418 } })).toThrow();
     expect(() => parseFaultPlan({ wfm_timers: { failNext: -1 } })).toThrow();
+    expect(() => parseFaultPlan({ wfm_timers: { invalidRowVariants: ['id past 2^64'] } })).toThrow();
+    expect(() => parseFaultPlan({ wfm_timers: { invalidRowVariants: [] } })).toThrow();
   });
 });

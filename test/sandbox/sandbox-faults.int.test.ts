@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FinishedShift } from '../../src/domain/finished-shift.js';
@@ -166,6 +167,34 @@ describe('sandbox faults', () => {
     sandbox.setFaults({ wfm_timers: { invalidRowRate: 1 } });
     const allBad = await read();
     expect(allBad.filter(isValidRow)).toEqual([]);
+  });
+
+  it('breaks rows only in the ways named by invalidRowVariants, byte for byte', async () => {
+    const clean = json<FinishedShift[]>(await get(sandbox, TIMERS));
+    const cleanIds = clean.map((r) => r.id);
+    const byVariant = async (variant: string): Promise<Buffer> => {
+      sandbox.setFaults({ wfm_timers: { invalidRowRate: 1, invalidRowVariants: [variant] } });
+      const read = await readRaw(sandbox, TIMERS);
+      expect(read.status).toBe(200);
+      return read.bytes;
+    };
+    const huge = (await byVariant('id past 2^53')).toString('utf8');
+    const written = [...huge.matchAll(/\{"id":(\d+),/g)].map((m) => BigInt(m[1] ?? ''));
+    expect(written).toEqual(cleanIds.map((id) => BigInt(id) + 2n ** 56n));
+    const rounded = (
+      await byVariant('id with a fraction JSON.parse rounds away, missing start_time')
+    ).toString('utf8');
+    expect(rounded).toContain(`{"id":${cleanIds[0]}.000000000000000001,`);
+    expect((JSON.parse(rounded) as FinishedShift[]).map((r) => r.id)).toEqual(cleanIds);
+    const notUtf8 = await byVariant('comment not UTF-8');
+    expect(isUtf8(notUtf8)).toBe(false);
+    expect((JSON.parse(notUtf8.toString('utf8')) as FinishedShift[]).every(isValidRow)).toBe(true);
+    sandbox.setFaults({ wfm_timers: { invalidRowRate: 1 } });
+    const defaults = await readRaw(sandbox, TIMERS);
+    expect(isUtf8(defaults.bytes)).toBe(true);
+    expect((JSON.parse(defaults.bytes.toString('utf8')) as FinishedShift[]).map((r) => r.id)).toEqual(
+      cleanIds,
+    );
   });
 
   it('sends some rows twice at duplicateRowRate', async () => {

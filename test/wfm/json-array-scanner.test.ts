@@ -1,5 +1,7 @@
+import { isUtf8 } from 'node:buffer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { RawRows } from '../../src/domain/raw-rows.js';
 import {
   JsonArrayScanError,
   JsonArrayScanner,
@@ -389,5 +391,111 @@ describe('JsonArrayScanner', () => {
     scanner.push(bytesOf('[1,'));
     scanner.push(bytesOf('2] '));
     expect(scanner.bytes).toBe(6);
+  });
+});
+
+/** Every row of a body with the text and UTF-8 validity its batch gives for it. */
+function scanTexts(
+  bytes: Uint8Array,
+  cuts: readonly number[],
+  options: JsonArrayScannerOptions,
+): { text: string; utf8: boolean }[] {
+  const scanner = new JsonArrayScanner(options);
+  const out: { text: string; utf8: boolean }[] = [];
+  const take = (batch: RawRows): void => {
+    for (let i = 0; i < batch.length; i++) {
+      const texts = batch.texts;
+      if (texts === undefined) throw new Error('a batch without its texts');
+      out.push({ text: texts.textOf(i), utf8: texts.isUtf8(i) });
+      if (texts.allUtf8 && !texts.isUtf8(i)) throw new Error('allUtf8 but a row is not');
+    }
+  };
+  let from = 0;
+  for (const cut of [...cuts, bytes.length]) {
+    if (cut < from) continue;
+    take(scanner.push(bytes.subarray(from, cut)));
+    from = cut;
+  }
+  take(scanner.end());
+  return out;
+}
+
+// Row texts as an upstream may write them: any JSON value in any spelling, numbers JSON.parse
+// rounds or keeps, and bytes that are not UTF-8 inside strings.
+const numberText = fc.constantFrom(
+  '9007199254740993',
+  '9007199254740992',
+  '-9007199254740993',
+  '9007199254740990.9',
+  '1.000000000000000001',
+  '1e-400',
+  '-0',
+  '1.0',
+  '1E3',
+  '12345678901234567890123',
+);
+const notUtf8 = fc.constantFrom([0xff], [0xc3, 0x28], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0x80]);
+const rowText = fc.oneof(
+  fc
+    .tuple(value, fc.constantFrom(0, 1, 2))
+    .map(([v, indent]) => Buffer.from(JSON.stringify(v, null, indent))),
+  fc
+    .tuple(numberText, nastyString)
+    .map(([n, s]) => Buffer.from(`{"id":${n}, "s" :${JSON.stringify(s)},"n":[${n}]}`)),
+  fc
+    .tuple(notUtf8, nastyString)
+    .map(([b, s]) =>
+      Buffer.concat([bytesOf(`{"c":"${JSON.stringify(s).slice(1, -1)}`), Buffer.from(b), bytesOf('"}')]),
+    ),
+);
+const space = fc.constantFrom('', ' ', '\n', '\r\n\t ');
+
+describe('JsonArrayScanner row texts', () => {
+  it("gives every row's exact bytes as received, however the body is cut and batched", () => {
+    fc.assert(
+      fc.property(
+        fc
+          .record({
+            rows: fc.array(fc.tuple(space, rowText, space), { maxLength: 20 }),
+            lead: space,
+            trail: space,
+          })
+          .map(({ rows, lead, trail }) => {
+            const parts: Buffer[] = [bytesOf(`${lead}[`)];
+            rows.forEach(([before, row, after], i) => {
+              if (i > 0) parts.push(bytesOf(','));
+              parts.push(bytesOf(before), row, bytesOf(after));
+            });
+            parts.push(bytesOf(`]${trail}`));
+            return { body: Buffer.concat(parts), rows: rows.map(([, row]) => row) };
+          })
+          .chain((b) => fc.tuple(fc.constant(b), cutsFor(b.body.length), batchBytes)),
+        ([{ body, rows }, cuts, batch]) => {
+          const got = scanTexts(body, cuts, { ...LARGE, batchBytes: batch });
+          expect(got).toEqual(rows.map((row) => ({ text: row.toString('utf8'), utf8: isUtf8(row) })));
+          for (const [i, row] of rows.entries())
+            if (isUtf8(row)) expect(Buffer.from(got[i]!.text)).toEqual(row);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('keeps with each batch the text of its own rows, until it is released', () => {
+    const rows = Array.from(
+      { length: 50 },
+      (_, i) => `{"id":${9_007_199_254_740_993n + BigInt(i)},"s":"${'x'.repeat(i)}"}`,
+    );
+    const scanner = new JsonArrayScanner({ ...LARGE, batchBytes: 100 });
+    const batches = [scanner.push(bytesOf('['))];
+    rows.forEach((row, i) => batches.push(scanner.push(bytesOf(i === 0 ? row : `,${row}`))));
+    batches.push(scanner.push(bytesOf(']')), scanner.end());
+    expect(batches.flatMap((b) => b.map((_, i) => b.texts?.textOf(i)))).toEqual(rows);
+    expect(batches.filter((b) => b.length > 0).length).toBeGreaterThan(1);
+    for (const b of batches.filter((b) => b.length > 0)) {
+      expect(() => b.texts?.textOf(b.length)).toThrow(RangeError);
+      b.texts?.release();
+      expect(() => b.texts?.textOf(0)).toThrow(/released/);
+    }
   });
 });

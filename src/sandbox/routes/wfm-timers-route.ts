@@ -65,6 +65,7 @@ export function registerWfmTimersRoute(app: FastifyInstance, context: SandboxCon
         seed: context.seed,
         select: query.select,
         invalidRowRate: faults.invalidRowRate,
+        invalidRowVariants: faults.invalidRowVariants,
         duplicateRowRate: faults.duplicateRowRate,
         hostileTextRate: faults.hostileTextRate,
       });
