@@ -91,6 +91,8 @@ export class WfmClient {
           status: error.status,
           retry: event.retry,
           delayMs: event.delayMs,
+          // Already scrubbed of the token; says which limit a WFM_TIMEOUT hit, what a body was.
+          reason: error.message,
         },
         `retrying a WFM request after ${error.code}`,
       );
