@@ -359,8 +359,7 @@ export async function drainReport(
   });
   const body = response.body;
   try {
-    for (let chunk = await body.next(); chunk !== undefined; chunk = await body.next())
-      options.onBytes?.(chunk.length);
+    for await (const chunk of body) options.onBytes?.(chunk.length);
   } catch (error) {
     throw transport.mapError(error, context, 'body', options.signal);
   } finally {

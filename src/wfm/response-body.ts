@@ -11,7 +11,7 @@
 // (a truncated gzip member) is WFM_BODY_TRUNCATED, one that is corrupt WFM_BODY_INVALID — both
 // retryable, and a report read resumes after its last row like after any other break.
 
-import { pipeline, Transform, type Readable } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, constants as zlibConstants } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import type { ReadGuard } from './read-guard.js';
@@ -89,14 +89,7 @@ export class ResponseBody {
     if (decoder === undefined) {
       this.#chunks = (raw as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
     } else {
-      const counter = new Transform({
-        transform: (chunk: Buffer, _encoding, done) => {
-          this.#countWire(chunk.length);
-          done(null, chunk);
-        },
-      });
-      // Errors surface where the decoded chunks are read; this callback only keeps them handled.
-      pipeline(raw, counter, decoder, ignore);
+      void this.#feed(decoder);
       this.#chunks = (decoder as Readable)[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
     }
   }
@@ -132,14 +125,11 @@ export class ResponseBody {
     if (this.#decoder === undefined) this.#countWire(chunk.length);
     this.#decodedBytes += chunk.length;
     this.#traffic.decodedBytes += chunk.length;
-    if (this.#headBytes < this.#headLimit) {
-      const part = Buffer.from(chunk.subarray(0, this.#headLimit - this.#headBytes));
-      this.#head.push(part);
-      this.#headBytes += part.length;
-    }
+    this.#keepHead(chunk);
     return chunk;
   }
 
+  /** The decoded chunks, for readers that need nothing between them (see next()). */
   async *[Symbol.asyncIterator](): AsyncGenerator<Buffer, void, undefined> {
     for (let chunk = await this.next(); chunk !== undefined; chunk = await this.next()) yield chunk;
   }
@@ -181,6 +171,34 @@ export class ResponseBody {
     }
   }
 
+  /**
+   * Writes the wire bytes into the decoder as the decoder takes them. Not raw.pipe(decoder): piped
+   * from undici's body, the decoder got many small writes and, under a reader busy parsing, left
+   * gigabytes of short-lived buffers for the collector (a 300k-row report: 1.8-2.6 GB RSS and
+   * 12-21 CPU s, against 126 MB and 3.8 s with this loop). An error of the body (a reset, the guard's abort) is
+   * passed on to the decoder, where the reader sees it.
+   */
+  async #feed(decoder: Transform): Promise<void> {
+    try {
+      for await (const chunk of this.#raw as AsyncIterable<Buffer>) {
+        if (decoder.destroyed) return; // released, or the data was corrupt
+        this.#countWire(chunk.length);
+        if (!decoder.write(chunk) && !decoder.destroyed) await drainedOrClosed(decoder);
+      }
+      if (!decoder.destroyed) decoder.end();
+    } catch (error) {
+      decoder.destroy(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /** Keeps a copy of the body's first bytes, for received(). */
+  #keepHead(chunk: Buffer): void {
+    if (this.#headBytes >= this.#headLimit) return;
+    const part = Buffer.from(chunk.subarray(0, this.#headLimit - this.#headBytes));
+    this.#head.push(part);
+    this.#headBytes += part.length;
+  }
+
   #countWire(bytes: number): void {
     this.#wireBytes += bytes;
     this.#traffic.wireBytes += bytes;
@@ -194,9 +212,7 @@ export class ResponseBody {
         const next = await this.#chunks.next();
         if (next.done === true) break;
         this.#countWire(next.value.length);
-        const part = Buffer.from(next.value.subarray(0, this.#headLimit - this.#headBytes));
-        this.#head.push(part);
-        this.#headBytes += part.length;
+        this.#keepHead(next.value);
       }
     } catch {
       // What arrived so far is enough to say what it is.
@@ -229,6 +245,18 @@ export class ResponseBody {
 }
 
 function ignore(): void {}
+
+function drainedOrClosed(stream: Transform): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
+}
 
 /** One header value (first of a list), names in lower case as undici gives them. */
 export function headerValue(headers: Headers, name: string): string | undefined {

@@ -279,7 +279,7 @@ export class WfmClient {
     const chunks: Buffer[] = [];
     let size = 0;
     try {
-      for (let chunk = await body.next(); chunk !== undefined; chunk = await body.next()) {
+      for await (const chunk of body) {
         size += chunk.length;
         if (size > MAX_JSON_BYTES)
           throw new WfmBodyTooLargeError(`longer than ${MAX_JSON_BYTES} bytes once decoded`, context);

@@ -163,7 +163,7 @@ export class WfmTransport {
     const chunks: Buffer[] = [];
     let size = 0;
     try {
-      for (let chunk = await body.next(); chunk !== undefined; chunk = await body.next()) {
+      for await (const chunk of body) {
         chunks.push(chunk);
         size += chunk.length;
         if (size >= EXCERPT_BYTES) break;

@@ -417,6 +417,24 @@ describe('compressed bodies', () => {
     expect(gzip.progress?.wireBytes).toBeLessThan((gzip.progress?.decodedBytes ?? 0) / 3);
   });
 
+  it('keeps memory flat while a busy reader decodes a large gzip body', async () => {
+    const large = await startTestSandbox({ rows: 100_000 });
+    try {
+      const client = clientFrom(testWfmConfig(large.url), { reportBatchBytes: 64 * 1024 });
+      let rows = 0;
+      let peak = 0;
+      for await (const batch of client.readShifts()) {
+        rows += batch.length;
+        peak = Math.max(peak, process.memoryUsage().arrayBuffers);
+      }
+      expect(rows).toBe(100_000);
+      // ~95 MB of JSON; buffers alive at once stay a few MB (undici's 2 MiB, a decoded chunk, a batch).
+      expect(peak).toBeLessThan(64 * 1024 * 1024);
+    } finally {
+      await large.close();
+    }
+  });
+
   it.each(['br', 'deflate'])('reads a %s body', async (encoding) => {
     sandbox.setFaults({ wfm_timers: { contentEncoding: encoding } });
     expect((await readAll(clientWith())).ids).toEqual(allIds);
