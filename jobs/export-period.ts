@@ -92,6 +92,8 @@ export function createExportProcessor(
       outcome = { status: 'failed', upstreamRetries };
       throw error;
     } finally {
+      const { wireBytes, decodedBytes } = client.traffic;
+      outcome = { ...outcome, upstreamBytes: { wire: wireBytes, decoded: decodedBytes } };
       progress.cancel();
       await client.close().catch(() => undefined);
       if ('close' in base && typeof base.close === 'function') base.close();

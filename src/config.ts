@@ -41,6 +41,25 @@ export const ENV_DOCS = {
     default: '60000',
     description: 'Longest silence between two chunks of a response body.',
   },
+  WFM_READ_DEADLINE_MS: {
+    default: '1800000',
+    description:
+      'Longest time one request may take, headers and whole body (one report attempt or page); past it the attempt fails retryably (WFM_TIMEOUT) and the read resumes.',
+  },
+  WFM_READ_MIN_BYTES_PER_SEC: {
+    default: '1024',
+    description:
+      'Slowest body accepted: fewer bytes a second than this, averaged over WFM_READ_RATE_WINDOW_MS of waiting for the upstream, fails the attempt retryably (WFM_TIMEOUT). 0 disables.',
+  },
+  WFM_READ_RATE_WINDOW_MS: {
+    default: '60000',
+    description: 'Time spent waiting for body bytes over which WFM_READ_MIN_BYTES_PER_SEC is averaged.',
+  },
+  WFM_COMPRESSION: {
+    default: 'true',
+    description:
+      'Ask the WFM API for a compressed body (Accept-Encoding: gzip, deflate, br), decoded while it streams; false asks for identity.',
+  },
   WFM_CONNECTIONS: { default: '4', description: 'Keep-alive connections in the pool to the WFM API.' },
   WFM_RETRY_ATTEMPTS: {
     default: '5',
@@ -256,6 +275,10 @@ const wfmShape = {
   WFM_CONNECT_TIMEOUT_MS: intIn(1, 600_000).default(10_000),
   WFM_HEADERS_TIMEOUT_MS: intIn(1, 3_600_000).default(60_000),
   WFM_BODY_TIMEOUT_MS: intIn(1, 3_600_000).default(60_000),
+  WFM_READ_DEADLINE_MS: intIn(1, 86_400_000).default(1_800_000),
+  WFM_READ_MIN_BYTES_PER_SEC: intIn(0, 1024 ** 3).default(1024),
+  WFM_READ_RATE_WINDOW_MS: intIn(100, 3_600_000).default(60_000),
+  WFM_COMPRESSION: bool.default(true),
   WFM_CONNECTIONS: intIn(1, 256).default(4),
   WFM_RETRY_ATTEMPTS: intIn(1, 100).default(5),
   WFM_RETRY_BASE_DELAY_MS: intIn(0, 600_000).default(500),
@@ -279,6 +302,8 @@ export interface WfmConfig {
   readonly connectTimeoutMs: number;
   readonly headersTimeoutMs: number;
   readonly bodyTimeoutMs: number;
+  readonly read: ReadLimits;
+  readonly compression: boolean;
   readonly connections: number;
   readonly retry: RetryPolicy;
   readonly paging: PagingMode;
@@ -287,6 +312,14 @@ export interface WfmConfig {
   readonly countExact: boolean;
   readonly maxBodyBytes: number;
   readonly maxRowBytes: number;
+}
+
+/** Bounds of one request's whole read (WFM_READ_*), enforced by src/wfm/read-guard.ts. */
+export interface ReadLimits {
+  readonly deadlineMs: number;
+  /** 0: no rate guard. */
+  readonly minBytesPerSec: number;
+  readonly rateWindowMs: number;
 }
 
 export interface RetryPolicy {
@@ -305,6 +338,12 @@ export function loadWfmConfig(env: Env = process.env): WfmConfig {
     connectTimeoutMs: c.WFM_CONNECT_TIMEOUT_MS,
     headersTimeoutMs: c.WFM_HEADERS_TIMEOUT_MS,
     bodyTimeoutMs: c.WFM_BODY_TIMEOUT_MS,
+    read: Object.freeze({
+      deadlineMs: c.WFM_READ_DEADLINE_MS,
+      minBytesPerSec: c.WFM_READ_MIN_BYTES_PER_SEC,
+      rateWindowMs: c.WFM_READ_RATE_WINDOW_MS,
+    }),
+    compression: c.WFM_COMPRESSION,
     connections: c.WFM_CONNECTIONS,
     retry: Object.freeze({
       attempts: c.WFM_RETRY_ATTEMPTS,

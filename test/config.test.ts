@@ -60,6 +60,23 @@ describe('config', () => {
     expect(schedule).toMatchObject({ cron: '0 3 * * *', tz: 'UTC', lookbackDays: 2, enabled: true });
   });
 
+  it('bounds every read by a deadline and a minimum rate, and asks for compression, by default', () => {
+    expect(loadWfmConfig({})).toMatchObject({
+      read: { deadlineMs: 1_800_000, minBytesPerSec: 1024, rateWindowMs: 60_000 },
+      compression: true,
+    });
+    expect(loadWfmConfig({ WFM_READ_MIN_BYTES_PER_SEC: '0', WFM_COMPRESSION: 'false' })).toMatchObject({
+      read: { minBytesPerSec: 0 },
+      compression: false,
+    });
+    expect(configError(() => loadWfmConfig({ WFM_READ_DEADLINE_MS: '0' })).message).toMatch(
+      /^WFM_READ_DEADLINE_MS is invalid/,
+    );
+    expect(configError(() => loadWfmConfig({ WFM_COMPRESSION: 'gzip' })).message).toMatch(
+      /^WFM_COMPRESSION is invalid/,
+    );
+  });
+
   it('names the variable in one line when a value is malformed', () => {
     const error = configError(() => loadWfmConfig({ WFM_BASE_URL: 'not a url' }));
     expect(error.code).toBe('CONFIG_INVALID');

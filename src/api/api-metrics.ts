@@ -59,6 +59,16 @@ const COUNTERS: readonly { readonly field: CounterField; readonly name: string; 
     name: `${PREFIX}upstream_retries_total`,
     help: 'Retries of WFM API requests (network errors, timeouts, 408/429/5xx).',
   },
+  {
+    field: 'upstream_wire_bytes',
+    name: `${PREFIX}upstream_received_bytes_total`,
+    help: 'Bytes of WFM API response bodies received on the wire, compressed when the upstream compressed (every export attempt).',
+  },
+  {
+    field: 'upstream_decoded_bytes',
+    name: `${PREFIX}upstream_decoded_bytes_total`,
+    help: 'The same response bodies once decoded: the JSON read (equal to the received bytes without compression).',
+  },
 ];
 
 export interface MetricsSource {

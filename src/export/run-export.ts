@@ -16,6 +16,7 @@ import { REJECTED_COLUMNS, type RejectedRow } from '../domain/rejected-row.js';
 import type { ShiftRecord } from '../domain/shift-record.js';
 import type { ExportSummaries } from '../domain/summary.js';
 import { AbortedError } from '../errors.js';
+import type { ReadProgress } from '../wfm/report-reader.js';
 import type { Logger } from '../logger.js';
 import { divisionDirectory } from '../pipeline/enrich.js';
 import { ShiftPipeline } from '../pipeline/shift-pipeline.js';
@@ -59,6 +60,8 @@ export interface ExportResult {
   readonly location: string;
   readonly manifestLocation: string;
   readonly durationMs: number;
+  /** The report read: requests, retries, bytes on the wire and decoded (undefined: never started). */
+  readonly upstream: ReadProgress | undefined;
 }
 
 const CSV_TYPE = 'text/csv; charset=utf-8';
@@ -129,7 +132,9 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
     };
 
     report({ phase: 'fetching' });
-    for await (const batch of deps.source.readShifts({ window: upstreamWindow(period), signal })) {
+    let upstream: ReadProgress | undefined;
+    const read = { window: upstreamWindow(period), signal, onProgress: (p: ReadProgress) => (upstream = p) };
+    for await (const batch of deps.source.readShifts(read)) {
       pipeline.processBatch(batch, collect);
       for (const record of shifts) {
         const a = shiftsCsv?.write(record);
@@ -187,12 +192,13 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
     const published = await publication.publish(renderManifest(manifest));
     report({ phase: 'done' });
     const durationMs = now().getTime() - startedAt.getTime();
-    log.info({ counts, location: published.location, durationMs }, 'export published');
+    log.info({ counts, upstream, location: published.location, durationMs }, 'export published');
     return {
       manifest,
       location: published.location,
       manifestLocation: published.manifestLocation,
       durationMs,
+      upstream,
     };
   } catch (error) {
     await abortAll(publication, files, workbook, error, log);

@@ -3,9 +3,15 @@
 
 import type { UtcWindow } from '../domain/period.js';
 import type { RawRows } from '../domain/raw-rows.js';
+import type { ReadProgress } from '../wfm/report-reader.js';
 import type { Division, DivisionListQuery } from '../wfm/schemas.js';
 
 export interface ShiftSource {
   listDivisions(query: DivisionListQuery & { signal?: AbortSignal | undefined }): Promise<Division[]>;
-  readShifts(options: { window?: UtcWindow; signal?: AbortSignal | undefined }): AsyncIterable<RawRows>;
+  readShifts(options: {
+    window?: UtcWindow;
+    signal?: AbortSignal | undefined;
+    /** Rows, requests, retries and bytes (on the wire and decoded) of the read so far. */
+    onProgress?: (progress: ReadProgress) => void;
+  }): AsyncIterable<RawRows>;
 }

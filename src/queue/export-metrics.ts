@@ -17,6 +17,8 @@ export const COUNTER_FIELDS = [
   'rows_exported',
   'rows_rejected',
   'upstream_retries',
+  'upstream_wire_bytes',
+  'upstream_decoded_bytes',
 ] as const;
 export type CounterField = (typeof COUNTER_FIELDS)[number];
 
@@ -41,6 +43,8 @@ function bucketField(bound: number | '+Inf'): string {
 export interface ExportOutcome {
   readonly status: 'completed' | 'failed';
   readonly upstreamRetries: number;
+  /** Bytes of WFM API bodies the attempt received, on the wire and decoded (failed attempts too). */
+  readonly upstreamBytes?: { readonly wire: number; readonly decoded: number };
   /** Of a completed export. */
   readonly durationMs?: number;
   readonly counts?: { readonly fetched: number; readonly exported: number; readonly rejected: number };
@@ -56,6 +60,10 @@ export async function recordExportOutcome(
   const tx = redis.multi();
   tx.hincrby(key, outcome.status === 'completed' ? 'exports_completed' : 'exports_failed', 1);
   if (outcome.upstreamRetries > 0) tx.hincrby(key, 'upstream_retries', outcome.upstreamRetries);
+  if (outcome.upstreamBytes !== undefined) {
+    tx.hincrby(key, 'upstream_wire_bytes', outcome.upstreamBytes.wire);
+    tx.hincrby(key, 'upstream_decoded_bytes', outcome.upstreamBytes.decoded);
+  }
   if (outcome.counts !== undefined) {
     tx.hincrby(key, 'rows_fetched', outcome.counts.fetched);
     tx.hincrby(key, 'rows_exported', outcome.counts.exported);

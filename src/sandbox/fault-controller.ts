@@ -14,10 +14,10 @@ export type EarlyFault =
   | { readonly kind: 'error'; readonly status: number }
   | { readonly kind: 'rate-limit'; readonly retryAfter: string };
 
-export interface BodyFault {
-  readonly kind: 'reset' | 'truncate' | 'stall';
-  readonly afterBytes: number;
-}
+/** What goes wrong with a response body: a break after some bytes, or a trickle from the start. */
+export type BodyFault =
+  | { readonly kind: 'reset' | 'truncate' | 'stall'; readonly afterBytes: number }
+  | { readonly kind: 'trickle'; readonly bytesPerSecond: number };
 
 export interface RequestFaults {
   readonly latencyMs: number;
@@ -28,6 +28,7 @@ export interface RequestFaults {
   readonly duplicateRowRate: number;
   readonly ignoreFilters: boolean;
   readonly hostileTextRate: number;
+  readonly contentEncoding: string | undefined;
 }
 
 interface Counters {
@@ -36,6 +37,8 @@ interface Counters {
   reset: number;
   truncate: number;
   stall: number;
+  trickle: number;
+  wrongBody: number;
 }
 
 const rate = z.number().min(0).max(1);
@@ -62,6 +65,14 @@ const faultSpecSchema = z.strictObject({
   duplicateRowRate: rate.optional(),
   ignoreFilters: z.boolean().optional(),
   hostileTextRate: rate.optional(),
+  trickleBytesPerSecond: count.min(1).optional(),
+  trickleNext: count.optional(),
+  wrongBody: z.enum(['html', 'object']).optional(),
+  wrongBodyNext: count.optional(),
+  contentEncoding: z
+    .string()
+    .regex(/^[a-z0-9!#$%&'*+.^_`|~-]+$/i, 'must be a header token such as gzip or identity')
+    .optional(),
 });
 
 export const faultPlanSchema = z.strictObject(
@@ -109,6 +120,8 @@ export class FaultController {
               reset: spec.resetAfterBytes === undefined ? 0 : (spec.resetNext ?? 1),
               truncate: spec.truncateAfterBytes === undefined ? 0 : (spec.truncateNext ?? 1),
               stall: spec.stallAfterBytes === undefined ? 0 : (spec.stallNext ?? 1),
+              trickle: spec.trickleBytesPerSecond === undefined ? 0 : (spec.trickleNext ?? 1),
+              wrongBody: spec.wrongBody === undefined ? 0 : (spec.wrongBodyNext ?? 1),
             },
           ],
         ];
@@ -149,10 +162,17 @@ export class FaultController {
       duplicateRowRate: setting('duplicateRowRate') ?? 0,
       ignoreFilters: setting('ignoreFilters') ?? false,
       hostileTextRate: setting('hostileTextRate') ?? 0,
+      contentEncoding: setting('contentEncoding'),
     };
   }
 
-  /** Draws the fault of a response body about to be sent (reset, then truncate, then stall). */
+  /** Draws a wrong answer (an HTML page, an object) for a request of `target`, if one is due. */
+  forWrongBody(target: EndpointTarget): 'html' | 'object' | undefined {
+    const from = this.take(target, 'wrongBody');
+    return from === undefined ? undefined : this.current[from]?.wrongBody;
+  }
+
+  /** Draws the fault of a response body about to be sent (reset, then truncate, stall, trickle). */
   forBody(target: EndpointTarget): BodyFault | undefined {
     const kinds = [
       ['reset', 'resetAfterBytes'],
@@ -163,6 +183,9 @@ export class FaultController {
       const from = this.take(target, kind);
       if (from !== undefined) return { kind, afterBytes: this.current[from]?.[bytesKey] ?? 0 };
     }
+    const trickleFrom = this.take(target, 'trickle');
+    if (trickleFrom !== undefined)
+      return { kind: 'trickle', bytesPerSecond: this.current[trickleFrom]?.trickleBytesPerSecond ?? 1 };
     return undefined;
   }
 

@@ -48,6 +48,27 @@ export interface FaultSpec {
    * characters XML 1.0 cannot hold, formulas behind leading blanks.
    */
   readonly hostileTextRate?: number;
+  /**
+   * For the next `trickleNext` requests (default 1), send the body at this many bytes a second on
+   * the wire (after compression): a link that never goes silent long enough for a body timeout.
+   */
+  readonly trickleBytesPerSecond?: number;
+  readonly trickleNext?: number;
+  /**
+   * For the next `wrongBodyNext` wfm_timers requests (default 1), answer 200 with something that is
+   * not the report: `html`, an HTML maintenance page (text/html) that echoes the request's
+   * Authorization header as a debugging proxy might — so tests can check it is redacted — or
+   * `object`, a JSON object instead of the array.
+   */
+  readonly wrongBody?: 'html' | 'object';
+  readonly wrongBodyNext?: number;
+  /**
+   * The Content-Encoding of wfm_timers answers, whatever the request accepts: `identity` (no
+   * compression), `gzip`, `deflate` or `br` encode the body; any other name labels the plain body
+   * with it (an encoding the client cannot decode). Unset: gzip when the request accepts gzip,
+   * else identity.
+   */
+  readonly contentEncoding?: string;
 }
 
 export type FaultPlan = Partial<Record<FaultTarget, FaultSpec>>;

@@ -29,6 +29,11 @@
 //   keyset paging would loop, so that fails too.
 // - by count (offset): the page is asked again from offset K + rows already handed out.
 // A resume is one more attempt of the same retry budget, which resets when rows were handed out.
+//
+// Bodies arrive decoded (gzip, deflate, br; see response-body.ts), so the scanner's limits apply to
+// the decoded bytes, and a cut compressed stream is a break like any other. Each request has its
+// own deadline and minimum rate (read-guard.ts): a body that trickles fails the attempt with
+// WFM_TIMEOUT, resumed like a break, and the retry budget bounds an upstream that never gets on.
 
 import type { ConnectedWfmConfig } from '../config.js';
 import type { UtcWindow } from '../domain/period.js';
@@ -44,20 +49,23 @@ import {
   WfmIncompleteError,
   WfmPagingUnsupportedError,
   WfmResumeUnsafeError,
-  scrub,
+  excerptOf,
   type WfmErrorContext,
 } from './wfm-error.js';
 import { reportQuery, windowQuery, type ReportCursor } from './wfm-query.js';
 import { RowEmitter, type Position } from './row-emitter.js';
-import { releaseBody, type WfmResponse, type WfmTransport } from './wfm-transport.js';
+import type { ResponseBody } from './response-body.js';
+import type { WfmResponse, WfmTransport } from './wfm-transport.js';
 
 export const REPORT_PATH = '/v1/connector/rpc/wfm_timers';
 
 export interface ReadProgress {
   /** Rows handed out so far. */
   readonly rows: number;
-  /** Body bytes received so far (all attempts, all pages). */
-  readonly bytes: number;
+  /** Body bytes received on the wire so far, compressed if the upstream compressed (all attempts, pages). */
+  readonly wireBytes: number;
+  /** The same bodies' bytes once decoded: the JSON the scanner read. Equal to wireBytes for identity. */
+  readonly decodedBytes: number;
   /** HTTP requests sent. */
   readonly requests: number;
   /** Retries and resumes. */
@@ -68,9 +76,12 @@ export interface ReadShiftsOptions {
   /** The start_time window; absent: no filter (the whole report). */
   readonly window?: UtcWindow | undefined;
   readonly signal?: AbortSignal | undefined;
-  /** With each batch, just before it is handed out (counts include it). */
+  /**
+   * With each batch, just before it is handed out (counts include it), and once more when the read
+   * ends, however it ends (the final byte counts).
+   */
   readonly onProgress?: (progress: ReadProgress) => void;
-  /** For every body chunk received, before parsing: the bench's download ceiling. */
+  /** For every decoded body chunk, before parsing: the bench's download ceiling. */
   readonly onBytes?: (bytes: number) => void;
 }
 
@@ -85,7 +96,8 @@ export interface ReportReaderDeps {
 
 interface Counters {
   rows: number;
-  bytes: number;
+  wireBytes: number;
+  decodedBytes: number;
   requests: number;
   retries: number;
 }
@@ -105,8 +117,7 @@ export async function* readReport(
   options: ReadShiftsOptions = {},
 ): AsyncGenerator<RawRows, void, undefined> {
   const { config } = deps;
-  const mode = config.paging;
-  const counters: Counters = { rows: 0, bytes: 0, requests: 0, retries: 0 };
+  const counters: Counters = { rows: 0, wireBytes: 0, decodedBytes: 0, requests: 0, retries: 0 };
   const position: Position = { lastId: undefined, ascending: true, blind: false, pageStart: 0, pageDone: 0 };
   const budget = new RetryBudget({
     policy: config.retry,
@@ -120,6 +131,24 @@ export async function* readReport(
   });
   const window = windowQuery(config.windowQuery, options.window);
 
+  try {
+    yield* readAnswers(deps, options, counters, position, budget, window);
+  } finally {
+    options.onProgress?.({ ...counters });
+  }
+}
+
+/** The requests of one read, until the report is complete or a failure is final. */
+async function* readAnswers(
+  deps: ReportReaderDeps,
+  options: ReadShiftsOptions,
+  counters: Counters,
+  position: Position,
+  budget: RetryBudget,
+  window: string,
+): AsyncGenerator<RawRows, void, undefined> {
+  const { config } = deps;
+  const mode = config.paging;
   for (;;) {
     const attempt = budget.beginAttempt();
     const cursor: ReportCursor =
@@ -185,6 +214,7 @@ async function* readAnswer(
     ...(config.paging === 'offset' ? { acceptStatuses: new Set([416]) } : {}),
   });
   const body = response.body;
+  let wireSeen = 0;
   try {
     if (response.status === 416) {
       await body.dump().catch(() => undefined); // a small error body: read it, keep the connection
@@ -198,11 +228,10 @@ async function* readAnswer(
     });
     const emitter = new RowEmitter(config.paging, cursor, position, context);
     let received = 0;
-    const chunks = body[Symbol.asyncIterator]();
     for (let done = false; !done;) {
-      let next: IteratorResult<Buffer>;
+      let chunk: Buffer | undefined;
       try {
-        next = (await chunks.next()) as IteratorResult<Buffer>;
+        chunk = await body.next();
       } catch (error) {
         throw transport.mapError(
           error,
@@ -210,16 +239,19 @@ async function* readAnswer(
           'body',
           options.signal,
         );
+      } finally {
+        counters.wireBytes += body.wireBytes - wireSeen;
+        wireSeen = body.wireBytes;
       }
       let rows: RawRows;
-      if (next.done === true) {
+      if (chunk === undefined) {
         done = true;
-        rows = scan(() => scanner.end(), context, deps);
+        rows = scan(() => scanner.end(), context, deps, body);
       } else {
-        const chunk = next.value;
-        counters.bytes += chunk.length;
-        options.onBytes?.(chunk.length);
-        rows = scan(() => scanner.push(chunk), context, deps);
+        const bytes = chunk;
+        counters.decodedBytes += bytes.length;
+        options.onBytes?.(bytes.length);
+        rows = scan(() => scanner.push(bytes), context, deps, body);
       }
       if (rows.length === 0) continue;
       received += rows.length;
@@ -241,7 +273,7 @@ async function* readAnswer(
     if (rest.length > 0) yield* handOut(rest, counters, position, budget, options);
     return { received, outOfRange: false };
   } finally {
-    releaseBody(body);
+    body.release();
   }
 }
 
@@ -261,32 +293,41 @@ async function* handOut(
 
 /**
  * Runs one scanner step, turning its errors into typed ones. The scanner's message can quote the
- * body (JSON.parse does), so it is scrubbed of the token and not kept as a cause.
+ * body (JSON.parse does), so it is scrubbed of the token, made one safe line (excerptOf) and not
+ * kept as a cause.
  */
-function scan(step: () => RawRows, context: WfmErrorContext, deps: ReportReaderDeps): RawRows {
+function scan(
+  step: () => RawRows,
+  context: WfmErrorContext,
+  deps: ReportReaderDeps,
+  body: ResponseBody,
+): RawRows {
   try {
     return step();
   } catch (error) {
     if (!(error instanceof JsonArrayScanError)) throw error;
     const { config } = deps;
-    const message = scrub(error.message, deps.transport.secret);
+    const message = excerptOf(error.message, deps.transport.secret);
     const ctx = { ...context, extra: { byteOffset: error.offset } };
     switch (error.kind) {
       case 'truncated':
         return failWith(new WfmBodyTruncatedError(message, ctx));
       case 'body-too-large':
         return failWith(
-          new WfmBodyTooLargeError(`longer than WFM_MAX_BODY_BYTES=${config.maxBodyBytes}`, ctx),
+          new WfmBodyTooLargeError(
+            `longer than WFM_MAX_BODY_BYTES=${config.maxBodyBytes}${decodedNote(body)}`,
+            ctx,
+          ),
         );
       case 'row-too-large':
         return failWith(
           new WfmBodyTooLargeError(
-            `a row longer than WFM_MAX_ROW_BYTES=${config.maxRowBytes} at byte ${error.offset}`,
+            `a row longer than WFM_MAX_ROW_BYTES=${config.maxRowBytes} at byte ${error.offset}${decodedNote(body)}`,
             ctx,
           ),
         );
       default:
-        return failWith(new WfmBodyInvalidError(message, ctx));
+        return failWith(new WfmBodyInvalidError(message, ctx, body.received()));
     }
   }
 }
@@ -295,14 +336,22 @@ function failWith(error: WfmError): never {
   throw error;
 }
 
+/** Limits count decoded bytes: say so when they differ from what came over the wire. */
+function decodedNote(body: ResponseBody): string {
+  return body.encoding === 'identity'
+    ? ''
+    : ` once decoded (${body.encoding}: ${body.wireBytes} bytes on the wire so far)`;
+}
+
 /**
  * The download ceiling for the bench: one request for the same report (no paging, no retry), the
- * body read and discarded unparsed. Resolves with the bytes received.
+ * body decoded as the reader would (so with WFM_COMPRESSION the gunzip is in the ceiling) and
+ * discarded unparsed. Resolves with the decoded bytes and the bytes on the wire.
  */
 export async function drainReport(
   deps: ReportReaderDeps,
   options: ReadShiftsOptions = {},
-): Promise<{ readonly bytes: number }> {
+): Promise<{ readonly bytes: number; readonly wireBytes: number }> {
   const { config, transport } = deps;
   const context: WfmErrorContext = { method: 'GET', path: REPORT_PATH, attempts: 1 };
   const response = await transport.send({
@@ -312,17 +361,13 @@ export async function drainReport(
     attempt: 1,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
-  let bytes = 0;
+  const body = response.body;
   try {
-    for await (const chunk of response.body) {
-      const size = (chunk as Buffer).length;
-      bytes += size;
-      options.onBytes?.(size);
-    }
+    for await (const chunk of body) options.onBytes?.(chunk.length);
   } catch (error) {
     throw transport.mapError(error, context, 'body', options.signal);
   } finally {
-    releaseBody(response.body);
+    body.release();
   }
-  return { bytes };
+  return { bytes: body.decodedBytes, wireBytes: body.wireBytes };
 }

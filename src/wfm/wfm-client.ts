@@ -29,14 +29,13 @@ import {
 } from './schemas.js';
 import {
   excerptOf,
-  scrub,
   WfmBodyInvalidError,
   WfmBodyTooLargeError,
   WfmResponseInvalidError,
   type WfmErrorContext,
 } from './wfm-error.js';
 import { categoryListQuery, divisionListQuery, fieldsQuery } from './wfm-query.js';
-import { releaseBody, WfmTransport, type HttpMethod, type WfmResponse } from './wfm-transport.js';
+import { WfmTransport, type HttpMethod, type WfmResponse } from './wfm-transport.js';
 
 export type { ReadProgress, ReadShiftsOptions } from './report-reader.js';
 
@@ -93,6 +92,8 @@ export class WfmClient {
           status: error.status,
           retry: event.retry,
           delayMs: event.delayMs,
+          // Already scrubbed of the token; says which limit a WFM_TIMEOUT hit, what a body was.
+          reason: error.message,
         },
         `retrying a WFM request after ${error.code}`,
       );
@@ -209,8 +210,18 @@ export class WfmClient {
   }
 
   /** Downloads the report once and discards it unparsed: the bench's ceiling. */
-  drainReport(options: ReadShiftsOptions = {}): Promise<{ readonly bytes: number }> {
+  drainReport(
+    options: ReadShiftsOptions = {},
+  ): Promise<{ readonly bytes: number; readonly wireBytes: number }> {
     return drainReport(this.#reportDeps(), options);
+  }
+
+  /**
+   * Bytes of every response body this client received, on the wire (compressed when the upstream
+   * compressed) and decoded: what a worker adds to /metrics after each export attempt.
+   */
+  get traffic(): { readonly wireBytes: number; readonly decodedBytes: number } {
+    return this.#transport.traffic;
   }
 
   /** Closes the pool once running requests are done. */
@@ -270,25 +281,25 @@ export class WfmClient {
     let size = 0;
     try {
       for await (const chunk of body) {
-        const buf = chunk as Buffer;
-        size += buf.length;
+        size += chunk.length;
         if (size > MAX_JSON_BYTES)
-          throw new WfmBodyTooLargeError(`longer than ${MAX_JSON_BYTES} bytes`, context);
-        chunks.push(buf);
+          throw new WfmBodyTooLargeError(`longer than ${MAX_JSON_BYTES} bytes once decoded`, context);
+        chunks.push(chunk);
       }
     } catch (error) {
       throw this.#transport.mapError(error, context, 'body', signal);
     } finally {
-      releaseBody(body);
+      body.release();
     }
     const text = Buffer.concat(chunks, size).toString('utf8');
     try {
       return JSON.parse(text) as unknown;
     } catch (error) {
-      throw new WfmBodyInvalidError(scrub((error as Error).message, this.#transport.secret), {
-        ...context,
-        bodyExcerpt: excerptOf(text, this.#transport.secret),
-      });
+      throw new WfmBodyInvalidError(
+        excerptOf((error as Error).message, this.#transport.secret),
+        context,
+        body.received(),
+      );
     }
   }
 }

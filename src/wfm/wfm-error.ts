@@ -10,11 +10,14 @@ export const WFM_ERROR_CODES = {
   WFM_HTTP_STATUS: 'an unexpected HTTP status',
   /** 401 or 403: the token is missing, wrong, expired or lacks a role. Retrying cannot help. */
   WFM_AUTH: 'the upstream refused the token',
-  /** Connect, headers or body timeout (a stalled body counts). */
+  /** Connect, headers or body timeout (a stalled body counts), the read deadline, a too slow body. */
   WFM_TIMEOUT: 'the upstream did not answer in time',
   /** Connection refused, reset, closed mid-body, DNS... */
   WFM_NETWORK: 'a network error',
-  /** The body is not the JSON the endpoint answers with (malformed, not an array...). */
+  /**
+   * The body is not the JSON the endpoint answers with (malformed, not an array, an HTML page, an
+   * encoding the client cannot decode...).
+   */
   WFM_BODY_INVALID: 'the body is not valid JSON of the expected shape',
   /** The report body ended before its closing "]". */
   WFM_BODY_TRUNCATED: 'the body ended early',
@@ -65,14 +68,27 @@ export interface WfmErrorContext {
   readonly extra?: Readonly<Record<string, unknown>>;
 }
 
-const EXCERPT_CHARS = 200;
+export const EXCERPT_CHARS = 200;
 
-/** A short, single-line excerpt of a body with every occurrence of `secret` replaced. */
+/**
+ * A short, single-line excerpt of a body with every occurrence of `secret` replaced and control
+ * characters escaped (`\u001b`), so that whatever the upstream sent cannot break a log line or
+ * drive a terminal.
+ */
 export function excerptOf(body: string, secret: string | undefined): string {
   let text = body;
   if (secret !== undefined && secret !== '') text = text.split(secret).join('[redacted]');
   text = text.replace(/\s+/g, ' ').trim();
-  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
+  if (text.length > EXCERPT_CHARS) text = `${text.slice(0, EXCERPT_CHARS)}…`;
+  return text.replace(CONTROL_CHARACTERS, escapeControl);
+}
+
+// C0 and C1 controls and DEL; whitespace is already a plain space.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
+
+function escapeControl(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 /** Scrubs `secret` from a message of a lower layer (an undici error could echo anything). */
@@ -148,16 +164,26 @@ export class WfmAuthError extends WfmError {
   }
 }
 
+/**
+ * Which limit ran out: undici's connect, headers and body (idle) timeouts, or the read guard's
+ * deadline and minimum rate (read-guard.ts), which name their setting in `limit`.
+ */
+export type TimeoutPhase = 'connect' | 'headers' | 'body' | 'deadline' | 'rate';
+
+const TIMEOUT_MESSAGES: Readonly<Record<TimeoutPhase, string>> = {
+  connect: 'the WFM API did not accept the connection in time',
+  headers: 'the WFM API did not send response headers in time',
+  body: 'the WFM API did not send more of the body in time',
+  deadline: 'the WFM API did not finish its answer in time',
+  rate: 'the WFM API sent its body too slowly',
+};
+
 export class WfmTimeoutError extends WfmError {
-  constructor(phase: 'connect' | 'headers' | 'body', context: WfmErrorContext) {
-    super(
-      'WFM_TIMEOUT',
-      `the WFM API did not ${phase === 'connect' ? 'accept the connection' : phase === 'headers' ? 'send response headers' : 'send more of the body'} in time`,
-      {
-        ...context,
-        extra: { ...context.extra, phase },
-      },
-    );
+  constructor(phase: TimeoutPhase, context: WfmErrorContext, limit?: string) {
+    super('WFM_TIMEOUT', `${TIMEOUT_MESSAGES[phase]}${limit === undefined ? '' : `: ${limit}`}`, {
+      ...context,
+      extra: { ...context.extra, phase },
+    });
   }
 }
 
@@ -167,10 +193,38 @@ export class WfmNetworkError extends WfmError {
   }
 }
 
+/**
+ * What arrived, for a body the client cannot read: the headers that say what it is and its first
+ * characters, each already an excerpt (scrubbed of the token, one line, controls escaped).
+ */
+export interface ReceivedBody {
+  readonly contentType: string;
+  readonly contentEncoding: string;
+  readonly head: string;
+}
+
 export class WfmBodyInvalidError extends WfmError {
-  constructor(detail: string, context: WfmErrorContext) {
-    super('WFM_BODY_INVALID', `the WFM API sent a body that is not valid JSON: ${detail}`, context);
+  constructor(detail: string, context: WfmErrorContext, received?: ReceivedBody) {
+    super(
+      'WFM_BODY_INVALID',
+      `the WFM API sent a body this client cannot read: ${detail}${received === undefined ? '' : `; received ${describeReceived(received)}`}`,
+      received === undefined
+        ? context
+        : {
+            ...context,
+            bodyExcerpt: received.head,
+            extra: {
+              ...context.extra,
+              contentType: received.contentType,
+              contentEncoding: received.contentEncoding,
+            },
+          },
+    );
   }
+}
+
+function describeReceived(received: ReceivedBody): string {
+  return `Content-Type ${received.contentType}, Content-Encoding ${received.contentEncoding}, body starting "${received.head}"`;
 }
 
 export class WfmBodyTruncatedError extends WfmError {

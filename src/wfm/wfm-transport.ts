@@ -1,11 +1,15 @@
-// One HTTP exchange with the WFM API over a keep-alive undici Pool: adds the bearer token, applies
-// the connect/headers/body timeouts of WfmConfig, turns every failure into a typed WfmError
-// (redacted: the token never reaches an error), and never leaks a socket — a body that is not
-// handed to the caller is read to a short excerpt and destroyed. No retries here (see retry.ts).
+// One HTTP exchange with the WFM API over a keep-alive undici Pool: adds the bearer token, asks for
+// a compressed body (WFM_COMPRESSION) and hands it back decoded (response-body.ts), applies the
+// connect/headers/body timeouts of WfmConfig and the read deadline and minimum rate of each request
+// (read-guard.ts), turns every failure into a typed WfmError (redacted: the token never reaches an
+// error), and never leaks a socket — a body that is not handed to the caller is read to a short
+// excerpt and destroyed. No retries here (see retry.ts).
 
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
-import type { ConnectedWfmConfig } from '../config.js';
+import type { ConnectedWfmConfig, ReadLimits } from '../config.js';
 import { AbortedError } from '../errors.js';
+import { ReadGuard } from './read-guard.js';
+import { ACCEPT_ENCODING, headerValue, ResponseBody, type BodyTraffic } from './response-body.js';
 import {
   excerptOf,
   scrub,
@@ -39,8 +43,8 @@ export interface WfmRequest {
 export interface WfmResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** The caller must consume it or hand it to releaseBody. */
-  readonly body: Dispatcher.ResponseData['body'];
+  /** Decoded; the caller must release() it (or dump() it) however the read ends. */
+  readonly body: ResponseBody;
 }
 
 const EXCERPT_BYTES = 2048;
@@ -55,11 +59,16 @@ export class WfmTransport {
   readonly #pool: Pool;
   readonly #basePath: string;
   readonly #token: string;
+  readonly #readLimits: ReadLimits;
+  readonly #acceptEncoding: string;
+  readonly #traffic: BodyTraffic = { wireBytes: 0, decodedBytes: 0 };
 
   constructor(config: ConnectedWfmConfig) {
     const url = new URL(config.baseUrl);
     this.#basePath = url.pathname.replace(/\/+$/, '');
     this.#token = config.token;
+    this.#readLimits = config.read;
+    this.#acceptEncoding = config.compression ? ACCEPT_ENCODING : 'identity';
     this.#pool = new Pool(url.origin, {
       connections: config.connections,
       connect: { timeout: config.connectTimeoutMs },
@@ -67,6 +76,11 @@ export class WfmTransport {
       bodyTimeout: config.bodyTimeoutMs,
       keepAliveTimeout: 30_000,
     });
+  }
+
+  /** Bytes of every response body so far, on the wire and decoded (error bodies included). */
+  get traffic(): Readonly<BodyTraffic> {
+    return { ...this.#traffic };
   }
 
   /** The bearer token, only so that callers can scrub it from text they build. */
@@ -79,6 +93,7 @@ export class WfmTransport {
     const context = { method: request.method, path: request.path, attempts: request.attempt };
     const headers: Record<string, string> = {
       accept: 'application/json',
+      'accept-encoding': this.#acceptEncoding,
       ...request.headers,
       authorization: `Bearer ${this.#token}`,
     };
@@ -87,6 +102,7 @@ export class WfmTransport {
       body = JSON.stringify(request.json);
       headers['content-type'] = 'application/json';
     }
+    const guard = new ReadGuard(this.#readLimits, context, request.signal);
     let response: Dispatcher.ResponseData;
     try {
       response = await this.#pool.request({
@@ -94,20 +110,27 @@ export class WfmTransport {
         path: withQuery(this.#basePath + request.path, request.query ?? ''),
         headers,
         body: body ?? null,
-        signal: request.signal ?? null,
+        signal: guard.signal,
         highWaterMark: BODY_HIGH_WATER_MARK,
       });
     } catch (error) {
+      guard.dispose();
       throw this.mapError(error, context, 'headers', request.signal);
     }
     const { statusCode: status } = response;
+    const decoded = new ResponseBody(response.body, response.headers, {
+      guard,
+      traffic: this.#traffic,
+      context: { ...context, status },
+      secret: this.#token,
+    });
     if ((status >= 200 && status < 300) || request.acceptStatuses?.has(status)) {
-      return { status, headers: response.headers, body: response.body };
+      return { status, headers: response.headers, body: decoded };
     }
-    const excerpt = await this.#readExcerpt(response.body);
+    const excerpt = await this.#readExcerpt(decoded);
     const failed = { ...context, status, bodyExcerpt: excerpt };
     if (status === 401 || status === 403) throw new WfmAuthError(failed);
-    const retryAfter = header(response.headers, 'retry-after');
+    const retryAfter = headerValue(response.headers, 'retry-after');
     throw new WfmHttpStatusError(
       retryAfter === undefined ? failed : { ...failed, retryAfter: excerptOf(retryAfter, this.#token) },
     );
@@ -136,20 +159,19 @@ export class WfmTransport {
   }
 
   /** Reads the first bytes of an error body and destroys the rest (never leaves a socket busy). */
-  async #readExcerpt(body: WfmResponse['body']): Promise<string> {
+  async #readExcerpt(body: ResponseBody): Promise<string> {
     const chunks: Buffer[] = [];
     let size = 0;
     try {
       for await (const chunk of body) {
-        const buf = chunk as Buffer;
-        chunks.push(buf);
-        size += buf.length;
+        chunks.push(chunk);
+        size += chunk.length;
         if (size >= EXCERPT_BYTES) break;
       }
     } catch {
       // An excerpt is best effort: the status is the error.
     } finally {
-      releaseBody(body);
+      body.release();
     }
     return excerptOf(Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'), this.#token);
   }
@@ -157,24 +179,4 @@ export class WfmTransport {
   async close(): Promise<void> {
     await this.#pool.close();
   }
-}
-
-/**
- * Frees a body the caller is done with: a no-op when it was read to the end, otherwise destroyed,
- * which closes its connection. undici reports a body destroyed before its end as an 'error' event
- * (RequestAbortedError); nobody listens any more, so that event is swallowed here rather than
- * crashing the process as an uncaught exception.
- */
-export function releaseBody(body: WfmResponse['body']): void {
-  if (body.destroyed) return;
-  body.on('error', ignore);
-  body.destroy();
-}
-
-function ignore(): void {}
-
-/** One header value (first of a list), names in lower case as undici gives them. */
-export function header(headers: WfmResponse['headers'], name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }

@@ -13,6 +13,8 @@ describe('histogramText', () => {
         rows_exported: 0,
         rows_rejected: 0,
         upstream_retries: 0,
+        upstream_wire_bytes: 0,
+        upstream_decoded_bytes: 0,
       },
       duration: { buckets: [...buckets, 2], sumSeconds: 24.5, count: 2 },
     });

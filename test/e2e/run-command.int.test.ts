@@ -298,3 +298,30 @@ describe('shift-export run refuses bad input with one line and writes nothing', 
     });
   }
 });
+
+describe('shift-export run against an upstream that answers something else than the report', () => {
+  it('fails with one line that says what arrived, the token redacted', async () => {
+    const proxy = await startTestSandbox({
+      rows: 100,
+      faults: { wfm_timers: { wrongBody: 'html', wrongBodyNext: 100 } },
+    });
+    try {
+      const dest = mkdtempSync(join(tmpdir(), 'run-html-'));
+      const run = await runCli(['run', '--from', '2024-03-30', '--to', '2024-03-30', '--dest', dest], {
+        ...baseEnv,
+        WFM_BASE_URL: proxy.url,
+        WFM_RETRY_ATTEMPTS: '1',
+      });
+      expect(run.code).toBe(1);
+      const lines = run.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        /^shift-export run: WFM_BODY_INVALID: .*received Content-Type text\/html; charset=utf-8, Content-Encoding gzip, body starting "<!DOCTYPE html> <!-- proxy debug: Authorization: Bearer \[redacted\] -->/,
+      );
+      expect(run.stderr).not.toContain(SANDBOX_ADMIN_TOKEN);
+      expect(readdirSync(dest)).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+});

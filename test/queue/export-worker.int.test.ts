@@ -167,6 +167,19 @@ describe('export job', () => {
     expect(metrics.duration.count).toBe(1);
   });
 
+  it('counts the bytes on the wire (gzip) and decoded in the metrics and the published log line', async () => {
+    const h = await open();
+    await h.startWorker();
+    result(await finish(h, (await enqueueExport(h.producer.queue, exportJobData(DAY, DAY, ['csv']))).jobId));
+    const { counters } = await readExportMetrics(h.producer.connection, h.prefix);
+    expect(counters.upstream_wire_bytes).toBeGreaterThan(0);
+    expect(counters.upstream_wire_bytes).toBeLessThan(counters.upstream_decoded_bytes / 3);
+    const published = h.logs.find((l) => l.msg === 'export published');
+    const upstream = published?.['upstream'] as { wireBytes: number; decodedBytes: number } | undefined;
+    expect(upstream?.wireBytes).toBeGreaterThan(0);
+    expect(upstream?.wireBytes).toBeLessThan((upstream?.decodedBytes ?? 0) / 3);
+  });
+
   it('fails at once on 401 with a one-line reason, without using its other attempts', async () => {
     const h = await open({ wfmToken: 'not-a-token', env: { JOB_ATTEMPTS: '5' } });
     await h.startWorker();

@@ -2,6 +2,8 @@
 // sandbox with one fault each. A transient fault must end in a complete export (every expected row
 // in shifts.csv or rejected.csv, none twice); a permanent one in a one-line error and nothing
 // written. Expected rows come from the sandbox's generator, filtered to the period in process.
+// The client asks for gzip by default and the sandbox answers gzip, so every row is read through
+// the decoder unless it says otherwise; issue 12 adds slow bodies and bodies that are not the report.
 
 import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
@@ -51,14 +53,78 @@ function fails(
   name: string,
   faults: FaultPlan,
   codes: readonly string[],
-  why: string,
+  why: string | ((result: CliExport) => string),
   env: Record<string, string> = {},
 ): Promise<void> {
   return scenario(GROUP, name, async () => {
     sandbox.clearFaults();
     sandbox.setFaults(faults);
     const result = await runCliExport(`upstream-${name}`, { baseUrl: sandbox.url, from: FROM, to: TO, env });
-    return failedOutcome(result, codes, expected.size, why);
+    return failedOutcome(result, codes, expected.size, typeof why === 'string' ? why : why(result));
+  });
+}
+
+/** A run that had to publish after retrying `code` at least once: says so, with the retry's reason. */
+function recovers(
+  name: string,
+  faults: FaultPlan,
+  code: string,
+  env: Record<string, string> = {},
+): Promise<void> {
+  return scenario(GROUP, name, async () => {
+    sandbox.clearFaults();
+    sandbox.setFaults(faults);
+    const result = await runCliExport(`upstream-${name}`, { baseUrl: sandbox.url, from: FROM, to: TO, env });
+    const retries = logLines(result).filter((l) => l['msg'] === `retrying a WFM request after ${code}`);
+    if (retries.length === 0) throw new Error(`expected a retry after ${code}; stderr: ${result.run.stderr}`);
+    const limit = /WFM_READ_[A-Z_]+=\d+/.exec(String(retries[0]?.['reason']))?.[0];
+    const why = limit === undefined ? '' : ` (${limit})`;
+    return publishedOutcome(
+      result,
+      FROM,
+      TO,
+      expected,
+      `published after ${retries.length} × ${code}${why} retried`,
+    );
+  });
+}
+
+/** The JSON log lines of a run (LOG_LEVEL=info). */
+function logLines(result: CliExport): Record<string, unknown>[] {
+  return result.run.stderr
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** Bytes on the wire and decoded, from the run's "export published" log line. */
+function upstreamBytes(result: CliExport): { wireBytes: number; decodedBytes: number } {
+  const published = logLines(result).find((l) => l['msg'] === 'export published');
+  const upstream = published?.['upstream'] as { wireBytes?: number; decodedBytes?: number } | undefined;
+  if (upstream?.wireBytes === undefined || upstream.decodedBytes === undefined)
+    throw new Error('the "export published" log line has no upstream byte counts');
+  return { wireBytes: upstream.wireBytes, decodedBytes: upstream.decodedBytes };
+}
+
+function expectInLastLine(result: CliExport, text: string): void {
+  const last = result.run.stderr.trim().split('\n').at(-1) ?? '';
+  if (!last.includes(text)) throw new Error(`expected "${text}" in the last line: ${last}`);
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+/** A published run whose outcome says how many bytes crossed the wire for how much JSON. */
+function bytesOutcome(name: string, env: Record<string, string>, check: (ratio: number) => boolean) {
+  return scenario(GROUP, name, async () => {
+    sandbox.clearFaults();
+    const result = await runCliExport(`upstream-${name}`, { baseUrl: sandbox.url, from: FROM, to: TO, env });
+    const { wireBytes, decodedBytes } = upstreamBytes(result);
+    const ratio = decodedBytes / wireBytes;
+    if (!check(ratio)) throw new Error(`unexpected wire/decoded ratio ${ratio.toFixed(2)}`);
+    const note = `published; ${megabytes(wireBytes)} on the wire for ${megabytes(decodedBytes)} of JSON (${ratio.toFixed(1)}×)`;
+    return publishedOutcome(result, FROM, TO, expected, note);
   });
 }
 
@@ -195,6 +261,55 @@ describe('upstream faults during a report', () => {
         await long.close();
       }
     }));
+  it('reads a gzip body: far fewer bytes on the wire than decoded', () =>
+    bytesOutcome('gzip (the default)', {}, (ratio) => ratio > 3));
+  it('reads an identity body when compression is off', () =>
+    bytesOutcome('identity (WFM_COMPRESSION=false)', { WFM_COMPRESSION: 'false' }, (ratio) => ratio === 1));
+  it('fails a trickling attempt at the read deadline and reads again', () =>
+    recovers(
+      'body trickles at 2 KB a second, first attempt',
+      { wfm_timers: { trickleBytesPerSecond: 2000 } },
+      'WFM_TIMEOUT',
+      { WFM_READ_DEADLINE_MS: '3000' },
+    ));
+  it('fails an attempt slower than the minimum rate and reads again', () =>
+    recovers(
+      'body at 1 KB a second, below WFM_READ_MIN_BYTES_PER_SEC=4096, first attempt',
+      { wfm_timers: { trickleBytesPerSecond: 1000 } },
+      'WFM_TIMEOUT',
+      { WFM_READ_MIN_BYTES_PER_SEC: '4096', WFM_READ_RATE_WINDOW_MS: '2000' },
+    ));
+  it('gives up within a bounded time when the body trickles on every attempt', () => {
+    const started = performance.now();
+    return fails(
+      'body trickles on every attempt',
+      { wfm_timers: { trickleBytesPerSecond: 500, trickleNext: 1000 } },
+      ['WFM_TIMEOUT'],
+      (result) => {
+        const seconds = ((performance.now() - started) / 1000).toFixed(1);
+        expectInLastLine(result, 'WFM_READ_DEADLINE_MS=2000');
+        return `3 attempts × WFM_READ_DEADLINE_MS=2000, exit 1 after ${seconds} s, the line names the limit`;
+      },
+      { WFM_READ_DEADLINE_MS: '2000', WFM_RETRY_ATTEMPTS: '3' },
+    );
+  });
+  it('retries an HTML page sent with status 200, then publishes', () =>
+    recovers(
+      'HTML page with status 200, first attempt',
+      { wfm_timers: { wrongBody: 'html' } },
+      'WFM_BODY_INVALID',
+    ));
+  it('stops on an encoding it cannot decode, saying what arrived', () =>
+    fails(
+      'unknown Content-Encoding (zstd)',
+      { wfm_timers: { contentEncoding: 'zstd' } },
+      ['WFM_BODY_INVALID'],
+      (result) => {
+        expectInLastLine(result, 'Content-Encoding "zstd" cannot be decoded');
+        return 'transient: retried later; the line names the encoding and quotes the body';
+      },
+      { WFM_RETRY_ATTEMPTS: '2' },
+    ));
   it('fails transiently when the division list fails while the report works', () =>
     fails(
       'division list fails, report works',

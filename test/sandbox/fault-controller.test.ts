@@ -49,6 +49,27 @@ describe('FaultController', () => {
     expect(faults.forBody('divisions')).toBeUndefined();
   });
 
+  it('hands out a trickle after the breaking body faults, and wrong bodies for their counts', () => {
+    const faults = new FaultController(1, {
+      wfm_timers: { stallAfterBytes: 5, trickleBytesPerSecond: 100, trickleNext: 2, wrongBody: 'html' },
+      '*': { wrongBody: 'object', wrongBodyNext: 1 },
+    });
+    expect(faults.forBody('wfm_timers')).toEqual({ kind: 'stall', afterBytes: 5 });
+    expect(faults.forBody('wfm_timers')).toEqual({ kind: 'trickle', bytesPerSecond: 100 });
+    expect(faults.forBody('wfm_timers')).toEqual({ kind: 'trickle', bytesPerSecond: 100 });
+    expect(faults.forBody('wfm_timers')).toBeUndefined();
+    expect(faults.forWrongBody('wfm_timers')).toBe('html');
+    expect(faults.forWrongBody('wfm_timers')).toBe('object');
+    expect(faults.forWrongBody('wfm_timers')).toBeUndefined();
+  });
+
+  it('keeps contentEncoding as a setting of every request while the plan is in force', () => {
+    const faults = new FaultController(1, { wfm_timers: { contentEncoding: 'br' } });
+    expect(faults.forRequest('wfm_timers').contentEncoding).toBe('br');
+    expect(faults.forRequest('wfm_timers').contentEncoding).toBe('br');
+    expect(faults.forRequest('divisions').contentEncoding).toBeUndefined();
+  });
+
   it('starts over when a plan is set and forgets everything when cleared', () => {
     const faults = new FaultController(1, { '*': { failNext: 1 } });
     faults.forRequest('categories');
@@ -73,6 +94,7 @@ describe('parseFaultPlan', () => {
         ignoreFilters: true,
         hostileTextRate: 0.1,
       },
+      categories: { trickleBytesPerSecond: 10, trickleNext: 3, wrongBody: 'html', contentEncoding: 'zstd' },
       divisions: { errorRate: 1, errorStatus: 502 },
     };
     expect(parseFaultPlan(plan)).toEqual(plan);
@@ -87,5 +109,8 @@ describe('parseFaultPlan', () => {
     expect(() => parseFaultPlan({ wfm_timers: { failNext: -1 } })).toThrow();
     expect(() => parseFaultPlan({ wfm_timers: { invalidRowVariants: ['id past 2^64'] } })).toThrow();
     expect(() => parseFaultPlan({ wfm_timers: { invalidRowVariants: [] } })).toThrow();
+    expect(() => parseFaultPlan({ wfm_timers: { trickleBytesPerSecond: 0 } })).toThrow();
+    expect(() => parseFaultPlan({ wfm_timers: { wrongBody: 'xml' } })).toThrow();
+    expect(() => parseFaultPlan({ wfm_timers: { contentEncoding: 'gzip\r\nx-evil: 1' } })).toThrow();
   });
 });

@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { gunzipSync, brotliDecompressSync, inflateSync, constants as zlib } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FinishedShift } from '../../src/domain/finished-shift.js';
@@ -38,24 +39,37 @@ function isValidRow(row: unknown): boolean {
 
 interface RawRead {
   readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly bytes: Buffer;
+  readonly chunks: readonly Buffer[];
   readonly error: Error | undefined;
 }
 
-/** Reads a body chunk by chunk and keeps what arrived before any failure. */
-async function readRaw(sb: RunningSandbox, path: string, bodyTimeout = 30_000): Promise<RawRead> {
+/** Reads a body chunk by chunk (as sent: not decoded) and keeps what arrived before any failure. */
+async function readRaw(
+  sb: RunningSandbox,
+  path: string,
+  bodyTimeout = 30_000,
+  headers: Record<string, string> = {},
+  stopAfterBytes = Infinity,
+): Promise<RawRead> {
   const res = await request(`${sb.url}${path}`, {
-    headers: { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}` },
+    headers: { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}`, ...headers },
     bodyTimeout,
   });
   const chunks: Buffer[] = [];
+  let size = 0;
   let error: Error | undefined;
   try {
-    for await (const chunk of res.body) chunks.push(chunk as Buffer);
+    for await (const chunk of res.body) {
+      chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+      if (size >= stopAfterBytes) break;
+    }
   } catch (e) {
     error = e as Error;
   }
-  return { status: res.statusCode, bytes: Buffer.concat(chunks), error };
+  return { status: res.statusCode, headers: res.headers, bytes: Buffer.concat(chunks), chunks, error };
 }
 
 describe('sandbox faults', () => {
@@ -252,6 +266,88 @@ describe('sandbox faults', () => {
     sandbox.setFaults({ wfm_timers: { failNext: 1 } });
     expect((await get(sandbox, TIMERS, { token: null })).status).toBe(503);
     expect((await get(sandbox, TIMERS, { token: null })).status).toBe(401);
+  });
+});
+
+describe('sandbox compression and bodies that are not the report', () => {
+  const GZIP = { 'accept-encoding': 'gzip, deflate, br' };
+
+  it('gzips the report when the request accepts gzip: the same bytes once decoded, far fewer sent', async () => {
+    const plain = await readRaw(sandbox, TIMERS);
+    const zipped = await readRaw(sandbox, TIMERS, 30_000, GZIP);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers['vary']).toBe('accept-encoding');
+    expect(gunzipSync(zipped.bytes).equals(plain.bytes)).toBe(true);
+    expect(zipped.bytes.length).toBeLessThan(plain.bytes.length / 3);
+  });
+
+  it('answers identity when gzip is refused with q=0', async () => {
+    const refused = await readRaw(sandbox, TIMERS, 30_000, { 'accept-encoding': 'gzip;q=0, identity' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(refused.bytes.toString('utf8'))).toHaveLength(ROWS);
+  });
+
+  it('answers in the contentEncoding of the plan, whatever the request accepts', async () => {
+    const plain = (await readRaw(sandbox, TIMERS)).bytes;
+    const decoders = {
+      br: brotliDecompressSync,
+      deflate: inflateSync,
+      identity: (b: Buffer) => b,
+      zstd: (b: Buffer) => b, // an unknown name only labels the plain bytes
+    };
+    for (const [encoding, decode] of Object.entries(decoders)) {
+      sandbox.setFaults({ wfm_timers: { contentEncoding: encoding } });
+      const answer = await readRaw(sandbox, TIMERS, 30_000, GZIP);
+      expect(answer.headers['content-encoding'], encoding).toBe(
+        encoding === 'identity' ? undefined : encoding,
+      );
+      expect(decode(answer.bytes).equals(plain), encoding).toBe(true);
+    }
+  });
+
+  it('places body faults by bytes of the body before compression', async () => {
+    const plain = (await readRaw(sandbox, TIMERS)).bytes;
+    sandbox.setFaults({ wfm_timers: { truncateAfterBytes: 50_000 } });
+    const truncated = await readRaw(sandbox, TIMERS, 30_000, GZIP);
+    expect(truncated.error).toBeUndefined();
+    expect(gunzipSync(truncated.bytes).equals(plain.subarray(0, 50_000))).toBe(true);
+    sandbox.setFaults({ wfm_timers: { resetAfterBytes: 50_000 } });
+    const reset = await readRaw(sandbox, TIMERS, 30_000, GZIP);
+    expect(reset.error).toBeDefined();
+    // Flushed up to the break: the part that arrived decodes to the body's first 50,000 bytes.
+    const arrived = gunzipSync(reset.bytes, { finishFlush: zlib.Z_SYNC_FLUSH });
+    expect(arrived.equals(plain.subarray(0, 50_000))).toBe(true);
+  });
+
+  it('trickles the body in slices of a tenth of trickleBytesPerSecond, compressed or not', async () => {
+    for (const headers of [{}, GZIP]) {
+      sandbox.setFaults({ wfm_timers: { trickleBytesPerSecond: 1000 } });
+      const slow = await readRaw(sandbox, TIMERS, 30_000, headers, 300);
+      expect(slow.chunks.length).toBeGreaterThanOrEqual(2);
+      // One slice a tick; a busy reader may find two or three in the socket at once.
+      expect(Math.max(...slow.chunks.map((c) => c.length))).toBeLessThanOrEqual(300);
+    }
+    expect((await readRaw(sandbox, `${TIMERS}?limit=1`)).error).toBeUndefined();
+  });
+
+  it('answers 200 with an HTML page that echoes the Authorization header, for wrongBodyNext requests', async () => {
+    sandbox.setFaults({ wfm_timers: { wrongBody: 'html', wrongBodyNext: 2 } });
+    for (let i = 0; i < 2; i++) {
+      const page = await get(sandbox, TIMERS);
+      expect(page.status).toBe(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.text).toMatch(/^<!DOCTYPE html>/);
+      expect(page.text).toContain(`Authorization: Bearer ${SANDBOX_ADMIN_TOKEN}`);
+    }
+    expect(json(await get(sandbox, TIMERS))).toHaveLength(ROWS);
+  });
+
+  it('answers 200 with a JSON object instead of the array for a wrongBody "object"', async () => {
+    sandbox.setFaults({ wfm_timers: { wrongBody: 'object' } });
+    const answer = await readRaw(sandbox, TIMERS, 30_000, GZIP);
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(gunzipSync(answer.bytes).toString('utf8'))).toMatchObject({ data: [] });
   });
 });
 

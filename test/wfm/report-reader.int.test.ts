@@ -7,7 +7,8 @@ import { finishedShiftSchema } from '../../src/domain/finished-shift.js';
 import { AbortedError } from '../../src/errors.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { systemClock, type RetryEvent } from '../../src/wfm/retry.js';
-import { WfmClient, type WfmClientOptions } from '../../src/wfm/wfm-client.js';
+import { WfmClient, type ReadProgress, type WfmClientOptions } from '../../src/wfm/wfm-client.js';
+import type { WfmError } from '../../src/wfm/wfm-error.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import { FakeClock } from './fake-clock.js';
 import { readAll, readUntilError, testWfmConfig } from './wfm-test-support.js';
@@ -339,5 +340,159 @@ describe('limits and cancellation', () => {
     }
     // close() waits for running requests: it returns only if the body was destroyed.
     await client.close();
+  });
+});
+
+describe('bounding a slow read in time (WFM_READ_DEADLINE_MS, WFM_READ_MIN_BYTES_PER_SEC)', () => {
+  it('fails a trickling attempt at the deadline, retryably, and resumes after its last row', async () => {
+    const { client, retries } = recordingClient({
+      WFM_READ_DEADLINE_MS: '1000',
+      WFM_READ_MIN_BYTES_PER_SEC: '0',
+    });
+    sandbox.setFaults({ wfm_timers: { trickleBytesPerSecond: 4000 } });
+    expect((await readAll(client)).ids).toEqual(allIds);
+    expect(retries.map((r) => [r.error.code, r.error.details.phase])).toEqual([['WFM_TIMEOUT', 'deadline']]);
+    expect(retries[0]?.error.message).toContain('WFM_READ_DEADLINE_MS=1000');
+  });
+
+  it('fails a body slower than WFM_READ_MIN_BYTES_PER_SEC, naming the limit', async () => {
+    const { client } = recordingClient({
+      WFM_READ_MIN_BYTES_PER_SEC: '5000',
+      WFM_READ_RATE_WINDOW_MS: '500',
+      WFM_RETRY_ATTEMPTS: '1',
+    });
+    sandbox.setFaults({ wfm_timers: { trickleBytesPerSecond: 500 } });
+    const { error } = await readUntilError(client);
+    expect(error).toMatchObject({ code: 'WFM_TIMEOUT', retryable: true, details: { phase: 'rate' } });
+    expect((error as Error).message).toMatch(
+      /below WFM_READ_MIN_BYTES_PER_SEC=5000 \(averaged over WFM_READ_RATE_WINDOW_MS=500\)/,
+    );
+  });
+
+  it('gives up within the retry budget when every attempt trickles', async () => {
+    const { client, retries } = recordingClient({ WFM_READ_DEADLINE_MS: '300', WFM_RETRY_ATTEMPTS: '3' });
+    sandbox.setFaults({ wfm_timers: { trickleBytesPerSecond: 200, trickleNext: 100 } });
+    const { error } = await readUntilError(client);
+    expect(error).toMatchObject({ code: 'WFM_TIMEOUT', retryable: true, attempts: 3 });
+    expect(retries).toHaveLength(2);
+  });
+
+  it('does not hold a slow reader against the upstream: only waiting for bytes counts', async () => {
+    // The reader takes 1 ms per 4 rows (a slow destination): over wall time the body arrives at
+    // ~4 MB/s, far below the 16 MiB/s asked for, while the upstream always had the next bytes
+    // ready. Identity, so that the body outgrows the client's buffer and the socket is held back
+    // for real.
+    const client = clientWith(
+      {
+        WFM_COMPRESSION: 'false',
+        WFM_READ_MIN_BYTES_PER_SEC: String(16 * 1024 * 1024),
+        WFM_READ_RATE_WINDOW_MS: '300',
+      },
+      { clock: new FakeClock(), onRetry: (e) => retries.push(e) },
+    );
+    const retries: RetryEvent[] = [];
+    const ids: number[] = [];
+    for await (const batch of client.readShifts()) {
+      for (const row of batch) ids.push((row as { id: number }).id);
+      await new Promise((resolve) => setTimeout(resolve, Math.ceil(batch.length / 4)));
+    }
+    expect(ids).toEqual(allIds);
+    expect(retries).toEqual([]);
+  });
+});
+
+describe('compressed bodies', () => {
+  it('asks for gzip and reads the same rows as from identity, with far fewer bytes on the wire', async () => {
+    const read = async (env: Partial<Record<EnvName, string>>) => {
+      let last: ReadProgress | undefined;
+      const { ids } = await readAll(clientWith(env), { onProgress: (p) => (last = p) });
+      return { ids, progress: last };
+    };
+    const gzip = await read({});
+    const identity = await read({ WFM_COMPRESSION: 'false' });
+    expect(gzip.ids).toEqual(allIds);
+    expect(identity.ids).toEqual(allIds);
+    expect(identity.progress?.wireBytes).toBe(identity.progress?.decodedBytes);
+    expect(gzip.progress?.decodedBytes).toBe(identity.progress?.decodedBytes);
+    expect(gzip.progress?.wireBytes).toBeLessThan((gzip.progress?.decodedBytes ?? 0) / 3);
+  });
+
+  it('keeps memory flat while a busy reader decodes a large gzip body', async () => {
+    const large = await startTestSandbox({ rows: 100_000 });
+    try {
+      const client = clientFrom(testWfmConfig(large.url), { reportBatchBytes: 64 * 1024 });
+      let rows = 0;
+      let peak = 0;
+      for await (const batch of client.readShifts()) {
+        rows += batch.length;
+        peak = Math.max(peak, process.memoryUsage().arrayBuffers);
+      }
+      expect(rows).toBe(100_000);
+      // ~95 MB of JSON; buffers alive at once stay a few MB (undici's 2 MiB, a decoded chunk, a batch).
+      expect(peak).toBeLessThan(64 * 1024 * 1024);
+    } finally {
+      await large.close();
+    }
+  });
+
+  it.each(['br', 'deflate'])('reads a %s body', async (encoding) => {
+    sandbox.setFaults({ wfm_timers: { contentEncoding: encoding } });
+    expect((await readAll(clientWith())).ids).toEqual(allIds);
+  });
+
+  it.each([
+    ['reset', { resetAfterBytes: 700_000 }, 'WFM_NETWORK'],
+    ['truncation', { truncateAfterBytes: 1_000_000 }, 'WFM_BODY_TRUNCATED'],
+  ] as const)('resumes an identity body after a %s too', async (_kind, fault, code) => {
+    const { client, retries } = recordingClient({ WFM_COMPRESSION: 'false' });
+    sandbox.setFaults({ wfm_timers: fault });
+    expect((await readAll(client)).ids).toEqual(allIds);
+    expect(retries.map((r) => r.error.code)).toEqual([code]);
+  });
+
+  it('fails an undecodable Content-Encoding with WFM_BODY_INVALID saying what arrived', async () => {
+    const { client } = recordingClient({ WFM_RETRY_ATTEMPTS: '1' });
+    sandbox.setFaults({ wfm_timers: { contentEncoding: 'zstd' } });
+    const { rows, error } = await readUntilError(client);
+    expect(rows).toEqual([]);
+    expect(error).toMatchObject({
+      code: 'WFM_BODY_INVALID',
+      retryable: true,
+      details: expect.objectContaining({ contentEncoding: 'zstd' }),
+    });
+    expect((error as Error).message).toContain('Content-Encoding "zstd" cannot be decoded');
+    expect((error as Error).message).toContain('body starting "[{"id":');
+  });
+});
+
+describe('a 200 that is not the report', () => {
+  it('quotes an HTML page: type, encoding and its first characters, on one line, without the token', async () => {
+    const { client } = recordingClient({ WFM_RETRY_ATTEMPTS: '1' });
+    sandbox.setFaults({ wfm_timers: { wrongBody: 'html' } });
+    const { error } = await readUntilError(client);
+    expect(error).toMatchObject({ code: 'WFM_BODY_INVALID', retryable: true });
+    const line = (error as WfmError).toOneLine();
+    expect(line).not.toMatch(/[\n\r]/);
+    expect(line).toContain('Content-Type text/html; charset=utf-8, Content-Encoding gzip');
+    expect(line).toContain(
+      'body starting "<!DOCTYPE html> <!-- proxy debug: Authorization: Bearer [redacted] -->',
+    );
+    expect(JSON.stringify(error)).not.toContain('sandbox-admin');
+  });
+
+  it('quotes a JSON object sent instead of the array', async () => {
+    const { client } = recordingClient({ WFM_RETRY_ATTEMPTS: '1', WFM_COMPRESSION: 'false' });
+    sandbox.setFaults({ wfm_timers: { wrongBody: 'object' } });
+    const { error } = await readUntilError(client);
+    expect((error as Error).message).toContain(
+      'not a JSON array (no leading "["); received Content-Type application/json; charset=utf-8, Content-Encoding (none), body starting "{"status":"unavailable"',
+    );
+  });
+
+  it('is retried like a proxy’s passing error page, and the read then completes', async () => {
+    const { client, retries } = recordingClient();
+    sandbox.setFaults({ wfm_timers: { wrongBody: 'html', wrongBodyNext: 2 } });
+    expect((await readAll(client)).ids).toEqual(allIds);
+    expect(retries.map((r) => r.error.code)).toEqual(['WFM_BODY_INVALID', 'WFM_BODY_INVALID']);
   });
 });

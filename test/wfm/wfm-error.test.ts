@@ -106,6 +106,12 @@ describe('excerptOf', () => {
     expect(excerpt.length).toBeLessThanOrEqual(201);
   });
 
+  it('escapes control characters, so a quoted body cannot drive a terminal or split a log line', () => {
+    expect(excerptOf('\u001b[31mred\u0000\u007f\u0085 end', TOKEN)).toBe(
+      '\\u001b[31mred\\u0000\\u007f\\u0085 end',
+    );
+  });
+
   it('scrubs a token that the cut would otherwise split', () => {
     const excerpt = excerptOf(`${'a'.repeat(195)}${TOKEN}`, TOKEN);
     expect(excerpt).not.toContain(TOKEN.slice(0, 5));

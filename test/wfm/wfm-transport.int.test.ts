@@ -5,6 +5,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WfmError } from '../../src/wfm/wfm-error.js';
 import { WfmClient } from '../../src/wfm/wfm-client.js';
@@ -342,5 +343,134 @@ describe('hostile bodies', () => {
       expect(rows).toEqual([{ id: 1 }, { id: 'two' }, { id: null }, { id: 3 }, { x: 1 }]);
     });
     expect(queries).toEqual(['order=id.asc', 'order=id.asc&id=gt.1']);
+  });
+});
+
+describe('compression', () => {
+  it('asks for gzip, deflate and br, or for identity with WFM_COMPRESSION=false', async () => {
+    const seen: Array<string | undefined> = [];
+    routes.set('/v1/survey/categories', (req, res) => {
+      seen.push(req.headers['accept-encoding']);
+      res.end('[]');
+    });
+    await using(client(), (c) => c.listCategories());
+    await using(client({ WFM_COMPRESSION: 'false' }), (c) => c.listCategories());
+    expect(seen).toEqual(['gzip, deflate, br', 'identity']);
+  });
+
+  it('decodes a gzip answer of any endpoint', async () => {
+    routes.set('/v1/survey/categories', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(gzipSync('[]'));
+    });
+    await using(client(), async (c) => expect(await c.listCategories()).toEqual([]));
+  });
+
+  it('stops a small gzip body that inflates past WFM_MAX_BODY_BYTES, inflating no more than it reads', async () => {
+    // ~64 MB of rows in ~100 KB of gzip: a decompression bomb for a 4 MB limit.
+    const bomb = gzipSync(Buffer.from(`[${'{"id":1},'.repeat(7_000_000)}{"id":2}]`));
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    routes.set('/v1/connector/rpc/wfm_timers', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(bomb);
+    });
+    let decoded = 0;
+    await using(client({ WFM_MAX_BODY_BYTES: String(4 * 1024 * 1024) }), async (c) => {
+      const { error } = await readUntilError(c, { onBytes: (n) => (decoded += n) });
+      expect(error).toMatchObject({ code: 'WFM_BODY_TOO_LARGE', retryable: false });
+      expect((error as Error).message).toContain('WFM_MAX_BODY_BYTES=4194304 once decoded (gzip');
+    });
+    // The decoder stopped at the limit: at most one decoded chunk (64 KiB) past it.
+    expect(decoded).toBeLessThanOrEqual(4 * 1024 * 1024 + 64 * 1024);
+  });
+
+  it('stops a gzip row that inflates past WFM_MAX_ROW_BYTES', async () => {
+    const bomb = gzipSync(Buffer.from(`[{"id":1},{"id":2,"comment":"${'y'.repeat(50_000_000)}"}]`));
+    routes.set('/v1/connector/rpc/wfm_timers', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(bomb);
+    });
+    await using(client({ WFM_MAX_ROW_BYTES: '1000000' }), async (c) => {
+      const { error } = await readUntilError(c);
+      expect(error).toMatchObject({ code: 'WFM_BODY_TOO_LARGE', retryable: false });
+      expect((error as Error).message).toContain('WFM_MAX_ROW_BYTES=1000000');
+    });
+  });
+
+  it.each([
+    [
+      'a gzip stream cut short (the HTTP body ends cleanly)',
+      'cut',
+      'WFM_BODY_TRUNCATED',
+      /ended before its end/,
+    ],
+    [
+      'bytes that are not gzip at all',
+      'garbage',
+      'WFM_BODY_INVALID',
+      /gzip stream is corrupt \(Z_DATA_ERROR/,
+    ],
+  ] as const)('fails %s with %s, retryable', async (_name, kind, code, message) => {
+    const whole = gzipSync(Buffer.from(`[${'{"id":1},'.repeat(10_000)}{"id":2}]`));
+    routes.set('/v1/connector/rpc/wfm_timers', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(kind === 'cut' ? whole.subarray(0, whole.length / 2) : Buffer.from('{"not":"gzip"}'));
+    });
+    await using(client({ WFM_RETRY_ATTEMPTS: '1' }), async (c) => {
+      const { error } = await readUntilError(c);
+      expect(error).toMatchObject({ code, retryable: true });
+      expect((error as Error).message).toMatch(message);
+    });
+  });
+
+  it('quotes what arrived on one line, control characters escaped, the token redacted', async () => {
+    routes.set('/v1/connector/rpc/wfm_timers', (req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(`\u001b[2J\u0007oops\r\n${req.headers.authorization ?? ''}\u0000 done`);
+    });
+    await using(client({ WFM_RETRY_ATTEMPTS: '1' }), async (c) => {
+      const { error } = await readUntilError(c);
+      const line = (error as WfmError).toOneLine();
+      expect(line).toContain(
+        'Content-Type text/plain, Content-Encoding (none), body starting "\\u001b[2J\\u0007oops Bearer [redacted]\\u0000 done"',
+      );
+      // eslint-disable-next-line no-control-regex
+      expect(line).not.toMatch(/[\u0000-\u001f]/);
+      expect(everythingAbout(error)).not.toContain('SECRET');
+    });
+  });
+});
+
+describe('the read deadline', () => {
+  it('aborts a body that trickles forever and closes its socket', async () => {
+    let closedByClient!: Promise<unknown>;
+    routes.set('/v1/connector/rpc/wfm_timers', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      closedByClient = once(res, 'close');
+      res.write('[');
+      const drip = setInterval(() => res.write(' '), 20);
+      res.once('close', () => clearInterval(drip));
+    });
+    await using(client({ WFM_READ_DEADLINE_MS: '400', WFM_RETRY_ATTEMPTS: '1' }), async (c) => {
+      const { error } = await readUntilError(c);
+      expect(error).toMatchObject({
+        code: 'WFM_TIMEOUT',
+        retryable: true,
+        details: expect.objectContaining({ phase: 'deadline' }),
+      });
+    });
+    await closedByClient; // the client hung up: the test would time out otherwise
+  });
+
+  it('also bounds a JSON call whose body trickles', async () => {
+    routes.set('/v1/survey/categories', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[');
+      const drip = setInterval(() => res.write(' '), 20);
+      res.once('close', () => clearInterval(drip));
+    });
+    await using(client({ WFM_READ_DEADLINE_MS: '300', WFM_RETRY_ATTEMPTS: '2' }), async (c) => {
+      await expect(c.listCategories()).rejects.toMatchObject({ code: 'WFM_TIMEOUT', attempts: 2 });
+    });
   });
 });

@@ -1,6 +1,8 @@
 // Spec 4.3: GET /v1/connector/rpc/wfm_timers, PostgREST-style (see timers-query.ts), streamed.
 // Needs ROLE_WFM_REPORTS. Always 200 with Content-Range (`from-to/total`, total `*` unless
-// `Prefer: count=exact`), 416 when the offset is past the last matching row.
+// `Prefer: count=exact`), 416 when the offset is past the last matching row. gzip-compressed when
+// the request accepts it (or as the fault plan's contentEncoding says); a wrongBody fault answers
+// 200 with an HTML page or a JSON object instead.
 
 import type { FastifyInstance } from 'fastify';
 import { ROLE_WFM_REPORTS } from '../auth.js';
@@ -10,7 +12,8 @@ import { searchParamsOf } from '../query-params.js';
 import { faultsOf, guard, type SandboxContext } from '../sandbox-context.js';
 import { timersBody } from '../timers-body.js';
 import { parseRangeHeader, parseTimersQuery, prefersCount, type TimersQuery } from '../timers-query.js';
-import { writeRawBody } from '../write-response.js';
+import { negotiateEncoding, writeRawBody } from '../write-response.js';
+import { wrongBody } from '../wrong-body.js';
 
 export const WFM_TIMERS_PATH = '/v1/connector/rpc/wfm_timers';
 
@@ -28,6 +31,18 @@ export function registerWfmTimersRoute(app: FastifyInstance, context: SandboxCon
     { onRequest: guard(context, 'wfm_timers', ROLE_WFM_REPORTS) },
     async (request, reply) => {
       const faults = faultsOf(context, request);
+      const acceptEncoding = request.headers['accept-encoding'];
+      const encoding =
+        faults.contentEncoding ??
+        negotiateEncoding(typeof acceptEncoding === 'string' ? acceptEncoding : undefined);
+      const wrong = context.faults.forWrongBody('wfm_timers');
+      if (wrong !== undefined) {
+        return writeRawBody(reply, {
+          ...wrongBody(wrong, request.headers.authorization),
+          encoding,
+          fault: context.faults.forBody('wfm_timers'),
+        });
+      }
       const ignore = faults.ignoreFilters;
       const query = ignore ? EVERYTHING : parseTimersQuery(searchParamsOf(request.url));
       const rangeHeader = request.headers.range;
@@ -74,6 +89,7 @@ export function registerWfmTimersRoute(app: FastifyInstance, context: SandboxCon
         headers,
         chunks,
         fault: context.faults.forBody('wfm_timers'),
+        encoding,
       });
     },
   );
