@@ -4,6 +4,8 @@
 // the bearer token: excerpts are scrubbed of it, and nothing else that could hold it is kept.
 
 import { ShiftExportError } from '../errors.js';
+import { oneLine } from '../one-line.js';
+import { REDACTED } from '../redact-secrets.js';
 
 export const WFM_ERROR_CODES = {
   /** An unexpected HTTP status (e.g. 400, 404, or a retryable 5xx/408/429 once attempts ran out). */
@@ -72,28 +74,18 @@ export const EXCERPT_CHARS = 200;
 
 /**
  * A short, single-line excerpt of a body with every occurrence of `secret` replaced and control
- * characters escaped (`\u001b`), so that whatever the upstream sent cannot break a log line or
+ * characters escaped (`\u{1b}`, see one-line.ts), so that whatever the upstream sent cannot break a log line or
  * drive a terminal.
  */
 export function excerptOf(body: string, secret: string | undefined): string {
-  let text = body;
-  if (secret !== undefined && secret !== '') text = text.split(secret).join('[redacted]');
-  text = text.replace(/\s+/g, ' ').trim();
+  let text = scrub(body, secret).replace(/\s+/g, ' ').trim();
   if (text.length > EXCERPT_CHARS) text = `${text.slice(0, EXCERPT_CHARS)}…`;
-  return text.replace(CONTROL_CHARACTERS, escapeControl);
-}
-
-// C0 and C1 controls and DEL; whitespace is already a plain space.
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
-
-function escapeControl(c: string): string {
-  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  return oneLine(text);
 }
 
 /** Scrubs `secret` from a message of a lower layer (an undici error could echo anything). */
 export function scrub(text: string, secret: string | undefined): string {
-  return secret === undefined || secret === '' ? text : text.split(secret).join('[redacted]');
+  return secret === undefined || secret === '' ? text : text.split(secret).join(REDACTED);
 }
 
 export class WfmError extends ShiftExportError {

@@ -316,7 +316,7 @@ describe('shift-export run against an upstream that answers something else than 
       const lines = run.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(
-        /^shift-export run: WFM_BODY_INVALID: .*received Content-Type text\/html; charset=utf-8, Content-Encoding gzip, body starting "<!DOCTYPE html> <!-- proxy debug: Authorization: Bearer \[redacted\] -->/,
+        /^shift-export run: WFM_BODY_INVALID: .*received Content-Type text\/html; charset=utf-8, Content-Encoding gzip, body starting "<!DOCTYPE html> <!-- proxy debug: Authorization: Bearer \*\*\* -->/,
       );
       expect(run.stderr).not.toContain(SANDBOX_ADMIN_TOKEN);
       expect(readdirSync(dest)).toEqual([]);

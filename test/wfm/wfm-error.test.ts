@@ -96,7 +96,7 @@ describe('WfmError', () => {
 describe('excerptOf', () => {
   it('replaces every occurrence of the token', () => {
     expect(excerptOf(`{"error":"bad token ${TOKEN}","echo":"Bearer ${TOKEN}"}`, TOKEN)).toBe(
-      '{"error":"bad token [redacted]","echo":"Bearer [redacted]"}',
+      '{"error":"bad token ***","echo":"Bearer ***"}',
     );
   });
 
@@ -108,7 +108,7 @@ describe('excerptOf', () => {
 
   it('escapes control characters, so a quoted body cannot drive a terminal or split a log line', () => {
     expect(excerptOf('\u001b[31mred\u0000\u007f\u0085 end', TOKEN)).toBe(
-      '\\u001b[31mred\\u0000\\u007f\\u0085 end',
+      '\\u{1b}[31mred\\u{0}\\u{7f}\\u{85} end',
     );
   });
 

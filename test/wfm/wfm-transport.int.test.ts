@@ -432,7 +432,7 @@ describe('compression', () => {
       const { error } = await readUntilError(c);
       const line = (error as WfmError).toOneLine();
       expect(line).toContain(
-        'Content-Type text/plain, Content-Encoding (none), body starting "\\u001b[2J\\u0007oops Bearer [redacted]\\u0000 done"',
+        'Content-Type text/plain, Content-Encoding (none), body starting "\\u{1b}[2J\\u{7}oops Bearer ***\\u{0} done"',
       );
       // eslint-disable-next-line no-control-regex
       expect(line).not.toMatch(/[\u0000-\u001f]/);
