@@ -5,18 +5,7 @@ import {
   REPLACEMENT_CHARACTER,
   spreadsheetSafeText,
 } from '../../src/domain/spreadsheet-safe-text.js';
-
-/** XML 1.0's Char production, read off the spec, for one code point (a lone surrogate is its own). */
-function isXmlChar(code: number): boolean {
-  return (
-    code === 0x9 ||
-    code === 0xa ||
-    code === 0xd ||
-    (code >= 0x20 && code <= 0xd7ff) ||
-    (code >= 0xe000 && code <= 0xfffd) ||
-    (code >= 0x10000 && code <= 0x10ffff)
-  );
-}
+import { isXmlChar } from '../support/xml-char.js';
 
 /** The rule, written the slow and obvious way: code point by code point. */
 function reference(text: string): string {

@@ -6,17 +6,7 @@ import { xmlSafeText, xmlSafeValue } from '../../../src/render/xlsx/xml-safe-tex
 import { xmlPartProblems } from '../../support/workbook-xml.js';
 import { HOSTILE_SAMPLES, hostileText, hostileWorkbookInput } from './hostile-text-fixtures.js';
 import { readWorkbook, renderWorkbook, sheet } from './workbook-io.js';
-
-function isXmlChar(code: number): boolean {
-  return (
-    code === 0x9 ||
-    code === 0xa ||
-    code === 0xd ||
-    (code >= 0x20 && code <= 0xd7ff) ||
-    (code >= 0xe000 && code <= 0xfffd) ||
-    (code >= 0x10000 && code <= 0x10ffff)
-  );
-}
+import { isXmlChar } from '../../support/xml-char.js';
 
 /** What a reader shows for a text the workbook holds: XML reads CR LF and a lone CR as LF. */
 function shown(text: string): string {
