@@ -31,7 +31,7 @@ function commandFor(name: EnvName, dest: string): string[] {
   if (name.startsWith('S3_')) return ['run', ...DAY, '--dest', 's3://bucket-x/prefix', '--format', 'csv'];
   if (/^(WFM|EXPORT|CSV|XLSX|LOG)_/.test(name)) return ['run', ...DAY, '--dest', dest, '--format', 'csv'];
   if (/^(REDIS|QUEUE|WORKER|JOB|SHUTDOWN|NIGHTLY|LOOKBACK)_/.test(name)) return ['worker'];
-  if (name.startsWith('API_')) return ['api'];
+  if (/^(API|DASHBOARD)_/.test(name)) return ['api'];
   throw new Error(`${name}: no command is known to read it; add it here`);
 }
 
