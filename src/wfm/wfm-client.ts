@@ -42,8 +42,12 @@ export type { ReadProgress, ReadShiftsOptions } from './report-reader.js';
 export const CATEGORIES_PATH = '/v1/survey/categories';
 export const DIVISIONS_PATH = '/v1/orgstruct/divisions';
 
-/** Largest non-report JSON body read into memory (the report streams instead). */
-const MAX_JSON_BYTES = 256 * 1024 * 1024;
+/**
+ * Largest non-report JSON body read into memory (the report streams instead), counted decoded: a
+ * division list of a very large chain is a few MB, and a small gzip body must not make us hold
+ * hundreds of MB (the buffer, its text and the parsed value are alive at once).
+ */
+export const MAX_JSON_BYTES = 64 * 1024 * 1024;
 
 export interface WfmClientOptions {
   /** Clock, sleep and randomness of retries (tests inject a fake). */

@@ -8,7 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WfmError } from '../../src/wfm/wfm-error.js';
-import { WfmClient } from '../../src/wfm/wfm-client.js';
+import { MAX_JSON_BYTES, WfmClient } from '../../src/wfm/wfm-client.js';
 import { FakeClock } from './fake-clock.js';
 import { readAll, readUntilError, testWfmConfig } from './wfm-test-support.js';
 
@@ -382,6 +382,23 @@ describe('compression', () => {
     });
     // The decoder stopped at the limit: at most one decoded chunk (64 KiB) past it.
     expect(decoded).toBeLessThanOrEqual(4 * 1024 * 1024 + 64 * 1024);
+  });
+
+  it('stops a small gzip division list that inflates past what a JSON answer may hold', async () => {
+    const bomb = gzipSync(Buffer.from(`[${'{"id":1,"name":"x"},'.repeat(3_600_000)}{"id":2,"name":"y"}]`));
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    routes.set('/v1/orgstruct/divisions', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(bomb);
+    });
+    await using(client(), async (c) => {
+      const error = await c.listDivisions({}).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({ code: 'WFM_BODY_TOO_LARGE', retryable: false });
+      expect((error as Error).message).toContain(`longer than ${MAX_JSON_BYTES} bytes once decoded`);
+    });
   });
 
   it('stops a gzip row that inflates past WFM_MAX_ROW_BYTES', async () => {
