@@ -474,9 +474,7 @@ describe('a 200 that is not the report', () => {
     const line = (error as WfmError).toOneLine();
     expect(line).not.toMatch(/[\n\r]/);
     expect(line).toContain('Content-Type text/html; charset=utf-8, Content-Encoding gzip');
-    expect(line).toContain(
-      'body starting "<!DOCTYPE html> <!-- proxy debug: Authorization: Bearer *** -->',
-    );
+    expect(line).toContain('body starting "<!DOCTYPE html> <!-- proxy debug: Authorization: Bearer *** -->');
     expect(JSON.stringify(error)).not.toContain('sandbox-admin');
   });
 
