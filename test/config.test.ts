@@ -16,6 +16,7 @@ import {
   requireUpstream,
   type EnvName,
 } from '../src/config.js';
+import { REGENERATE_COMMAND, renderEnvExample, withConfigTable } from '../src/config-docs.js';
 import { ConfigError, ShiftExportError } from '../src/errors.js';
 import { isSecretName } from '../src/redact-secrets.js';
 
@@ -33,15 +34,30 @@ function configError(fn: () => unknown): ConfigError {
 }
 
 describe('config', () => {
-  it('documents every environment variable in the README table with its default', () => {
+  it("has README's configuration table as `npm run docs:config` writes it", () => {
+    expect(readme, `README.md's configuration table is stale: run \`${REGENERATE_COMMAND}\``).toBe(
+      withConfigTable(readme),
+    );
+  });
+
+  it('has .env.example as `npm run docs:config` writes it', () => {
+    expect(envExample, `.env.example is stale: run \`${REGENERATE_COMMAND}\``).toBe(renderEnvExample());
+  });
+
+  it('documents every environment variable in the README table and .env.example with its default', () => {
     for (const [name, doc] of Object.entries(ENV_DOCS)) {
-      expect(readme, name).toContain(`| \`${name}\` | \`${doc.default}\` |`);
+      expect(readme, name).toContain(`| \`${name}\` | \`${doc.default}\` | ${doc.description} |`);
+      expect(envExample, name).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
     }
   });
 
-  it('lists every environment variable in .env.example', () => {
-    for (const name of Object.keys(ENV_DOCS))
-      expect(envExample, name).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
+  it('derives each documented default from the schema, through the transforms after it', () => {
+    expect(ENV_DOCS.S3_PART_SIZE_MB.default).toBe('8');
+    expect(loadS3Config({}).partSizeBytes).toBe(8 * 1024 * 1024);
+    expect(ENV_DOCS.CSV_DELIMITER.default).toBe(',');
+    expect(ENV_DOCS.WFM_MAX_BODY_BYTES.default).toBe(String(loadWfmConfig({}).maxBodyBytes));
+    expect(ENV_DOCS.S3_SSE).toMatchObject({ default: '(none)', value: undefined });
+    expect(ENV_DOCS.API_TOKENS.default).toBe('(none: the API refuses to start)');
   });
 
   it('applies the documented defaults when nothing is set', () => {
