@@ -16,7 +16,14 @@ import {
   requireUpstream,
   type EnvName,
 } from '../src/config.js';
-import { REGENERATE_COMMAND, renderEnvExample, withConfigTable } from '../src/config-docs.js';
+import {
+  CONFIG_TABLE_END,
+  CONFIG_TABLE_START,
+  REGENERATE_COMMAND,
+  renderConfigTable,
+  renderEnvExample,
+  withConfigTable,
+} from '../src/config-docs.js';
 import { ConfigError, ShiftExportError } from '../src/errors.js';
 import { isSecretName } from '../src/redact-secrets.js';
 
@@ -35,20 +42,18 @@ function configError(fn: () => unknown): ConfigError {
 
 describe('config', () => {
   it("has README's configuration table as `npm run docs:config` writes it", () => {
-    expect(readme, `README.md's configuration table is stale: run \`${REGENERATE_COMMAND}\``).toBe(
-      withConfigTable(readme),
+    const table = readme.slice(
+      readme.indexOf(CONFIG_TABLE_START) + CONFIG_TABLE_START.length,
+      readme.indexOf(CONFIG_TABLE_END),
     );
+    expect(table.trim(), `README.md's configuration table is stale: run \`${REGENERATE_COMMAND}\``).toBe(
+      renderConfigTable(),
+    );
+    expect(withConfigTable(readme)).toBe(readme);
   });
 
   it('has .env.example as `npm run docs:config` writes it', () => {
     expect(envExample, `.env.example is stale: run \`${REGENERATE_COMMAND}\``).toBe(renderEnvExample());
-  });
-
-  it('documents every environment variable in the README table and .env.example with its default', () => {
-    for (const [name, doc] of Object.entries(ENV_DOCS)) {
-      expect(readme, name).toContain(`| \`${name}\` | \`${doc.default}\` | ${doc.description} |`);
-      expect(envExample, name).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
-    }
   });
 
   it('derives each documented default from the schema, through the transforms after it', () => {
