@@ -16,6 +16,14 @@ import {
   requireUpstream,
   type EnvName,
 } from '../src/config.js';
+import {
+  CONFIG_TABLE_END,
+  CONFIG_TABLE_START,
+  REGENERATE_COMMAND,
+  renderConfigTable,
+  renderEnvExample,
+  withConfigTable,
+} from '../src/config-docs.js';
 import { ConfigError, ShiftExportError } from '../src/errors.js';
 import { isSecretName } from '../src/redact-secrets.js';
 
@@ -33,15 +41,28 @@ function configError(fn: () => unknown): ConfigError {
 }
 
 describe('config', () => {
-  it('documents every environment variable in the README table with its default', () => {
-    for (const [name, doc] of Object.entries(ENV_DOCS)) {
-      expect(readme, name).toContain(`| \`${name}\` | \`${doc.default}\` |`);
-    }
+  it("has README's configuration table as `npm run docs:config` writes it", () => {
+    const table = readme.slice(
+      readme.indexOf(CONFIG_TABLE_START) + CONFIG_TABLE_START.length,
+      readme.indexOf(CONFIG_TABLE_END),
+    );
+    expect(table.trim(), `README.md's configuration table is stale: run \`${REGENERATE_COMMAND}\``).toBe(
+      renderConfigTable(),
+    );
+    expect(withConfigTable(readme)).toBe(readme);
   });
 
-  it('lists every environment variable in .env.example', () => {
-    for (const name of Object.keys(ENV_DOCS))
-      expect(envExample, name).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
+  it('has .env.example as `npm run docs:config` writes it', () => {
+    expect(envExample, `.env.example is stale: run \`${REGENERATE_COMMAND}\``).toBe(renderEnvExample());
+  });
+
+  it('derives each documented default from the schema, through the transforms after it', () => {
+    expect(ENV_DOCS.S3_PART_SIZE_MB.default).toBe('8');
+    expect(loadS3Config({}).partSizeBytes).toBe(8 * 1024 * 1024);
+    expect(ENV_DOCS.CSV_DELIMITER.default).toBe(',');
+    expect(ENV_DOCS.WFM_MAX_BODY_BYTES.default).toBe(String(loadWfmConfig({}).maxBodyBytes));
+    expect(ENV_DOCS.S3_SSE).toMatchObject({ default: '(none)', value: undefined });
+    expect(ENV_DOCS.API_TOKENS.default).toBe('(none: the API refuses to start)');
   });
 
   it('applies the documented defaults when nothing is set', () => {
