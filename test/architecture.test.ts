@@ -48,8 +48,19 @@ const MAY_IMPORT: Readonly<Record<Room, readonly Room[]>> = {
   jobs: ['cli', 'queue', 'export', 'destinations', 'render', 'wfm', 'domain', 'shared'],
 };
 
+/**
+ * Single files a room may import beyond its rooms, each for a reason. `config.ts` checks each
+ * EXPORT_DEST_ALLOW entry at start-up with the destinations' own parser; `enrich.ts` takes the
+ * division list in the shape of the upstream contract (types only).
+ */
+const MAY_ALSO_IMPORT: Readonly<Partial<Record<Room, readonly string[]>>> = {
+  shared: ['src/destinations/parse-destination.ts'],
+  pipeline: ['src/wfm/schemas.ts'],
+};
+
 /** Libraries that reach the network, a queue or storage: rows in, rows (or bytes) out does without. */
-const IO_LIBRARY = /^(undici|bullmq|ioredis|fastify|@fastify\/|@bull-board\/|@aws-sdk\/|node:(http|https|net|tls|dgram))/;
+const IO_LIBRARY =
+  /^(undici|bullmq|ioredis|fastify|@fastify\/|@bull-board\/|@aws-sdk\/|node:(http|https|net|tls|dgram))/;
 const PURE_ROOMS: readonly Room[] = ['domain', 'pipeline', 'render'];
 
 function roomOf(file: string): Room {
@@ -157,6 +168,7 @@ describe('the layout', () => {
         const from = roomOf(i.from);
         const to = roomOf(i.to);
         if (from === to || MAY_IMPORT[from].includes(to)) return [];
+        if (MAY_ALSO_IMPORT[from]?.includes(i.to) === true) return [];
         return [`${i.from} imports ${i.to}: ${from} may import ${MAY_IMPORT[from].join(', ') || 'nothing'}`];
       });
     expect(broken).toEqual([]);
@@ -165,7 +177,9 @@ describe('the layout', () => {
   it('keeps network, queue and storage libraries out of domain, pipeline and render', () => {
     const broken = imports
       .filter((i) => !i.relative && PURE_ROOMS.includes(roomOf(i.from)) && IO_LIBRARY.test(i.to))
-      .map((i) => `${i.from} imports ${i.to}: ${roomOf(i.from)} works on rows and bytes, without I/O libraries`);
+      .map(
+        (i) => `${i.from} imports ${i.to}: ${roomOf(i.from)} works on rows and bytes, without I/O libraries`,
+      );
     expect(broken).toEqual([]);
   });
 
