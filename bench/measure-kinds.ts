@@ -140,10 +140,15 @@ async function exportEndToEnd(input: MeasureInput, format: string): Promise<Meas
   };
   try {
     // Loaded here so that the client-only lines carry none of the CLI's modules in their RSS.
-    const { main } = await import('../src/cli/main.js');
+    const [{ main }, { cliCommands }, { workerCommand }] = await Promise.all([
+      import('../src/cli/main.js'),
+      import('../src/cli/commands.js'),
+      import('../jobs/worker-command.js'),
+    ]);
     const code = await main(
       ['run', '--from', input.period.from, '--to', input.period.to, '--dest', dir, '--format', format],
       io,
+      cliCommands(workerCommand),
     );
     if (code !== 0) throw new Error(`run exited ${code}: ${err || out}`);
     const fetched = /fetched ([\d,]+)/.exec(out)?.[1];

@@ -1,11 +1,18 @@
 #!/usr/bin/env node
 // The installed entry point. `npm ci` builds dist/ through the `prepare` script.
+// It assembles the command table: the `worker` command lives in jobs/ with the worker, which src/
+// never imports, so the CLI (src/cli) is handed it here.
 import { existsSync } from 'node:fs';
 
-const entry = new URL('../dist/src/cli/main.js', import.meta.url);
+const dist = new URL('../dist/', import.meta.url);
+const entry = new URL('src/cli/main.js', dist);
 if (!existsSync(entry)) {
   console.error('shift-export: not built yet; run `npm ci` (or `npm run build`) in the repository first');
   process.exit(1);
 }
-const { runCli } = await import(entry.href);
-runCli();
+const [{ runCli }, { cliCommands }, { workerCommand }] = await Promise.all([
+  import(entry.href),
+  import(new URL('src/cli/commands.js', dist).href),
+  import(new URL('jobs/worker-command.js', dist).href),
+]);
+runCli(cliCommands(workerCommand));

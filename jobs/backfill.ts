@@ -11,7 +11,7 @@ import { assertDestinationAllowed, destinationRoots } from '../src/destinations/
 import { periodDates, type Period } from '../src/domain/period.js';
 import { ShiftExportError } from '../src/errors.js';
 import type { Logger } from '../src/logger.js';
-import { writeBackfillIndex } from '../src/queue/backfill-index-file.js';
+import { writeBackfillIndex } from '../src/export/backfill-index-file.js';
 import { backfillJobDataSchema, parseJobData } from '../src/queue/export-job-data.js';
 import { readExportJobResult, type ExportJobResult } from '../src/queue/export-job-result.js';
 

@@ -24,7 +24,7 @@ import { isShutdownAbort, SHUTDOWN_REASON, toJobFailure } from '../src/queue/job
 import { EXPORT_QUEUE_NAME, JOB_NAMES } from '../src/queue/queue-names.js';
 import type { QueueTuning } from '../src/config.js';
 import { closeRedis } from '../src/queue/redis-connection.js';
-import { settleWithin } from '../src/queue/settle-within.js';
+import { settleWithin } from '../src/settle-within.js';
 import { backoffStrategy } from '../src/queue/retry-backoff.js';
 import { createBackfillProcessor } from './backfill.js';
 import { createExportProcessor } from './export-period.js';

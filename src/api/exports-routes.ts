@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ExportConfig } from '../config.js';
 import { assertDestinationAllowed, destinationRoots } from '../destinations/allowed-destination.js';
+import { parseDestination } from '../destinations/parse-destination.js';
 import { S3Destination } from '../destinations/s3-destination.js';
 import { enqueueExport } from '../queue/enqueue-export.js';
 import { exportJobDataSchema } from '../queue/export-job-data.js';
@@ -69,6 +70,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: ExportRoutesDep
     const data = exportRequest(
       { from: body.from, to: body.to, formats: body.formats, dest: body.dest },
       deps.exportConfig,
+      parseDestination,
       {
         formatsSource: 'formats',
       },

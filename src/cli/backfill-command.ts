@@ -1,7 +1,7 @@
 // `shift-export backfill`: queue one export per day of a range under a BullMQ flow whose parent
 // writes an index of the days' manifests. The queue library is loaded when the command runs.
 
-import { commandLogger } from '../queue/command-logger.js';
+import { commandLogger } from './command-logger.js';
 import { MAX_BACKFILL_DAYS } from '../queue/export-request.js';
 import { loadQueueConfig, loadQueueTuning } from '../config.js';
 import { writeLine, type Command } from './command.js';
@@ -59,12 +59,12 @@ Examples:
     const [{ openProducer }, { enqueueBackfill }, { waitAndReport }] = await Promise.all([
       import('../queue/producer.js'),
       import('../queue/enqueue-export.js'),
-      import('../queue/wait-and-report.js'),
+      import('./wait-and-report.js'),
     ]);
     const producer = await openProducer({
       config: queueConfig,
       tuning,
-      logger: commandLogger(io.env, io.stderr),
+      logger: commandLogger(io, 'queue'),
       oneShot: true,
     });
     try {

@@ -1,4 +1,6 @@
-// The commands of `shift-export`, in the order --help lists them.
+// The commands of `shift-export`, in the order --help lists them. `worker` is handed in: it is the
+// worker process's entry and lives in jobs/ (jobs/worker-command.ts), which src/ never imports;
+// the entry point (bin/shift-export.js) puts the two together.
 
 import { apiCommand } from './api-command.js';
 import { backfillCommand } from './backfill-command.js';
@@ -8,15 +10,16 @@ import { enqueueCommand } from './enqueue-command.js';
 import { runCommand } from './run-command.js';
 import { sandboxCommand } from './sandbox-command.js';
 import { statusCommand } from './status-command.js';
-import { workerCommand } from './worker-command.js';
 
-export const commands: readonly Command[] = [
-  runCommand,
-  demoCommand,
-  workerCommand,
-  enqueueCommand,
-  statusCommand,
-  backfillCommand,
-  apiCommand,
-  sandboxCommand,
-];
+export function cliCommands(workerCommand: Command): readonly Command[] {
+  return [
+    runCommand,
+    demoCommand,
+    workerCommand,
+    enqueueCommand,
+    statusCommand,
+    backfillCommand,
+    apiCommand,
+    sandboxCommand,
+  ];
+}

@@ -1,7 +1,7 @@
 // `shift-export enqueue`: put one export on the queue for a worker; print its job id. The queue
 // library is loaded when the command runs, so `--help` and the other commands start fast.
 
-import { commandLogger } from '../queue/command-logger.js';
+import { commandLogger } from './command-logger.js';
 import { loadQueueConfig, loadQueueTuning } from '../config.js';
 import { writeLine, type Command } from './command.js';
 import { parseExportRequestFlags } from './export-request-flags.js';
@@ -44,12 +44,12 @@ Examples:
     const [{ openProducer }, { enqueueExport }, { waitAndReport }] = await Promise.all([
       import('../queue/producer.js'),
       import('../queue/enqueue-export.js'),
-      import('../queue/wait-and-report.js'),
+      import('./wait-and-report.js'),
     ]);
     const producer = await openProducer({
       config,
       tuning,
-      logger: commandLogger(io.env, io.stderr),
+      logger: commandLogger(io, 'queue'),
       oneShot: true,
     });
     try {

@@ -4,6 +4,7 @@
 
 import { loadExportConfig } from '../config.js';
 import { assertDestinationAllowed, destinationRoots } from '../destinations/allowed-destination.js';
+import { parseDestination } from '../destinations/parse-destination.js';
 import type { ExportJobData } from '../queue/export-job-data.js';
 import { exportRequest } from '../queue/export-request.js';
 import type { CliIo } from './command.js';
@@ -35,6 +36,7 @@ export async function parseExportRequestFlags(
   const data = exportRequest(
     { from: values.from, to: values.to, formats: values.format, dest: values.dest },
     exportConfig,
+    parseDestination,
     options,
   );
   if (data.dest !== undefined) await assertDestinationAllowed(data.dest, destinationRoots(exportConfig));

@@ -3,7 +3,6 @@
 
 import {
   loadExportConfig,
-  loadLogLevel,
   loadS3Config,
   parseFormats,
   type ConnectedWfmConfig,
@@ -13,9 +12,9 @@ import { createDestination } from '../destinations/create-destination.js';
 import type { Period } from '../domain/period.js';
 import { ChangeTrackingDestination } from '../export/row-changes/change-tracking-destination.js';
 import { runExport, type ExportResult } from '../export/run-export.js';
-import { createLogger, silentLogger, type Logger } from '../logger.js';
 import { WfmClient } from '../wfm/wfm-client.js';
 import type { CliIo } from './command.js';
+import { commandLogger } from './command-logger.js';
 import { formatExportSummary } from './export-summary.js';
 import { createProgressLine } from './progress-line.js';
 
@@ -28,13 +27,6 @@ export interface ExportSessionOptions {
   readonly format: string | undefined;
 }
 
-/** The logger of an interactive command: quiet on a terminal (the progress line speaks), JSON otherwise. */
-export function commandLogger(io: CliIo): Logger {
-  const level = loadLogLevel(io.env);
-  if (io.stderr.isTTY && level === 'info') return silentLogger;
-  return createLogger({ level, destination: io.stderr });
-}
-
 export async function runExportSession(
   options: ExportSessionOptions,
   io: CliIo,
@@ -43,7 +35,7 @@ export async function runExportSession(
   const exportConfig = loadExportConfig(io.env);
   const formats: readonly ExportFormat[] =
     options.format === undefined ? exportConfig.formats : parseFormats(options.format, '--format');
-  const logger = commandLogger(io);
+  const logger = commandLogger(io, 'export');
   // Like the worker's: row hashes go beside the export, so the next export of this period can
   // count the rows that changed.
   const destination = new ChangeTrackingDestination(

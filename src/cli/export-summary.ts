@@ -4,7 +4,7 @@
 
 import type { ExportResult } from '../export/run-export.js';
 import { exportJobResult } from '../queue/export-job-result.js';
-import { formatExportResult } from '../queue/job-text.js';
+import { formatExportResult } from './job-text.js';
 import type { Manifest } from '../render/manifest.js';
 
 /** `published` is the manifest as published, when the change tracking amended it. */

@@ -5,9 +5,8 @@ import { describeError, ShiftExportError } from '../errors.js';
 import { limitHeapGrowth } from '../heap-growth.js';
 import { redactSecrets, secretValuesOf } from '../redact-secrets.js';
 import type { Command, CliIo } from './command.js';
-import { commands } from './commands.js';
 
-function usage(): string {
+function usage(commands: readonly Command[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
     'shift-export: turns the WFM finished-shift report into CSV and XLSX files with location-match statistics.',
@@ -26,10 +25,15 @@ function usage(): string {
   ].join('\n');
 }
 
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+/** Runs one command line over `commands` (cliCommands); resolves with the exit code. */
+export async function main(
+  argv: readonly string[],
+  io: CliIo,
+  commands: readonly Command[],
+): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout.write(`${usage()}\n`);
+    io.stdout.write(`${usage(commands)}\n`);
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
@@ -64,11 +68,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
 }
 
-/** Runs the CLI in this process: what bin/shift-export.js calls. */
-export function runCli(): void {
+/** Runs the CLI in this process: what bin/shift-export.js calls with the command table. */
+export function runCli(commands: readonly Command[]): void {
   limitHeapGrowth();
   const io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env };
-  main(process.argv.slice(2), io).then(
+  main(process.argv.slice(2), io, commands).then(
     (code) => {
       process.exitCode = code;
     },

@@ -3,8 +3,8 @@
 
 import type { JobType } from 'bullmq';
 import { loadQueueConfig } from '../config.js';
-import { commandLogger } from '../queue/command-logger.js';
-import { formatJobDetails, formatJobTable } from '../queue/job-text.js';
+import { commandLogger } from './command-logger.js';
+import { formatJobDetails, formatJobTable } from './job-text.js';
 import { loadQueueTuning } from '../config.js';
 import { parseFlags, UsageError, writeLine, type Command } from './command.js';
 
@@ -66,7 +66,7 @@ Examples:
     const producer = await openProducer({
       config,
       tuning,
-      logger: commandLogger(io.env, io.stderr),
+      logger: commandLogger(io, 'queue'),
       oneShot: true,
     });
     try {

@@ -23,7 +23,6 @@ import type {
   ToWorkbookThread,
   WorkbookThreadData,
 } from './workbook-thread-protocol.js';
-import type { WorkbookOutput } from './workbook-output.js';
 
 /** Shifts per message: large enough that the per-message cost vanishes, small enough to stay cheap. */
 export const BATCH_ROWS = 500;
@@ -47,7 +46,9 @@ interface Pending {
   reject(error: Error): void;
 }
 
-export class ThreadedWorkbook implements WorkbookOutput {
+// A WorkbookOutput (checked where openWorkbook returns it): naming the interface here would make
+// this module and workbook-output.ts import each other.
+export class ThreadedWorkbook {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private seq = 0;

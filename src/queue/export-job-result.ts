@@ -4,7 +4,6 @@
 // backfill index read it back, so its shape is checked with zod on the way in as well.
 
 import { z } from 'zod';
-import type { ExportResult } from '../export/run-export.js';
 import {
   CHANGES_EXPLAINED,
   changesAreExplained,
@@ -33,9 +32,17 @@ export const exportJobResultSchema = manifestMembers
 
 export type ExportJobResult = z.infer<typeof exportJobResultSchema>;
 
+/** The members of an ExportResult the summary reads (named here: the queue room does not import export/). */
+export interface FinishedExport {
+  readonly manifest: Manifest;
+  readonly location: string;
+  readonly manifestLocation: string;
+  readonly durationMs: number;
+}
+
 /** The summary of `result`; `published` is the manifest as published when a wrapper amended it. */
 export function exportJobResult(
-  result: ExportResult,
+  result: FinishedExport,
   published: Manifest = result.manifest,
 ): ExportJobResult {
   const m = published;

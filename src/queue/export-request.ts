@@ -4,7 +4,6 @@
 // result is the job data; the worker checks it again when the job starts.
 
 import { parseFormats, type ExportConfig, type ExportFormat } from '../config.js';
-import { parseDestination } from '../destinations/parse-destination.js';
 import { parsePeriod } from '../domain/period.js';
 import { exportJobData, type ExportJobData } from './export-job-data.js';
 
@@ -19,9 +18,14 @@ export interface ExportAsk {
 /** Longest backfill, in days: one child job per day. */
 export const MAX_BACKFILL_DAYS = 366;
 
+/**
+ * `checkDest` throws when a destination's text is malformed: the destinations room's parser, passed
+ * in by the caller because the queue room does not import destinations/.
+ */
 export function exportRequest(
   ask: ExportAsk,
   config: Pick<ExportConfig, 'formats' | 'maxDays'>,
+  checkDest: (dest: string) => unknown,
   options: { maxDays?: number; formatsSource?: string } = {},
 ): ExportJobData {
   const period = parsePeriod(ask.from, ask.to, options.maxDays ?? config.maxDays);
@@ -31,6 +35,6 @@ export function exportRequest(
       ? config.formats
       : parseFormats(typeof ask.formats === 'string' ? ask.formats : ask.formats.join(','), source);
   // Refuses `..`, control characters, bad bucket names... now rather than in the worker.
-  if (ask.dest !== undefined) parseDestination(ask.dest);
+  if (ask.dest !== undefined) checkDest(ask.dest);
   return exportJobData(period.from, period.to, formats, ask.dest);
 }

@@ -10,7 +10,7 @@ import { openExportQueue, openFlowProducer } from './export-queue.js';
 import { EXPORT_QUEUE_NAME } from './queue-names.js';
 import type { QueueTuning } from '../config.js';
 import { closeRedis, connectRedis } from './redis-connection.js';
-import { settleWithin } from './settle-within.js';
+import { settleWithin } from '../settle-within.js';
 
 /** Longest wait for each closing step. */
 const CLOSE_TIMEOUT_MS = 3_000;

@@ -82,7 +82,8 @@
 
 export { startSandbox } from './start-sandbox.js';
 export { SANDBOX_DEFAULTS } from './sandbox-defaults.js';
-export type { RunningSandbox, SandboxDataset, SandboxOptions } from './start-sandbox.js';
+export type { SandboxDataset } from './sandbox-context.js';
+export type { RunningSandbox, SandboxOptions } from './start-sandbox.js';
 export {
   DEFAULT_SANDBOX_TOKENS,
   ROLE_ORGSTRUCT_ADMIN,

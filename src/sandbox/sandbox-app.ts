@@ -10,8 +10,7 @@ import { registerCategoryRoutes } from './routes/category-routes.js';
 import { registerControlRoutes } from './routes/control-routes.js';
 import { registerDivisionRoutes } from './routes/division-routes.js';
 import { registerWfmTimersRoute } from './routes/wfm-timers-route.js';
-import type { SandboxContext } from './sandbox-context.js';
-import type { SandboxDataset } from './start-sandbox.js';
+import type { SandboxContext, SandboxDataset } from './sandbox-context.js';
 
 export function buildSandboxApp(
   context: SandboxContext,

@@ -12,6 +12,19 @@ import { HttpError, sendError } from './http-error.js';
 import type { ShiftGenerator } from './shift-generator.js';
 import { JSON_CONTENT_TYPE, writeRawBody } from './write-response.js';
 
+/** What the sandbox serves: its size and dates, as `GET /_sandbox/stats` and `sandbox` report them. */
+export interface SandboxDataset {
+  readonly seed: number;
+  readonly rows: number;
+  /** First and last business dates (YYYY-MM-DD) of the report. */
+  readonly firstDate: string;
+  readonly lastDate: string;
+  readonly divisions: number;
+  readonly regions: number;
+  readonly shops: number;
+  readonly users: number;
+}
+
 export interface SandboxContext {
   readonly seed: number;
   readonly tokens: SandboxTokens;

@@ -29,7 +29,7 @@ import { SANDBOX_DEFAULTS } from './sandbox-defaults.js';
 import type { FaultPlan, FaultTarget } from './faults.js';
 import { generateWorld } from './generate-world.js';
 import { buildSandboxApp } from './sandbox-app.js';
-import type { SandboxContext } from './sandbox-context.js';
+import type { SandboxContext, SandboxDataset } from './sandbox-context.js';
 import { ShiftGenerator } from './shift-generator.js';
 
 export interface SandboxOptions {
@@ -43,18 +43,6 @@ export interface SandboxOptions {
   readonly faults?: FaultPlan;
   readonly longComment?: { readonly every: number; readonly bytes: number };
   readonly logger?: Logger;
-}
-
-export interface SandboxDataset {
-  readonly seed: number;
-  readonly rows: number;
-  /** First and last business dates (YYYY-MM-DD) of the report. */
-  readonly firstDate: string;
-  readonly lastDate: string;
-  readonly divisions: number;
-  readonly regions: number;
-  readonly shops: number;
-  readonly users: number;
 }
 
 export interface RunningSandbox {

@@ -4,8 +4,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import { parseFaultPlan } from '../fault-controller.js';
-import type { SandboxContext } from '../sandbox-context.js';
-import type { SandboxDataset } from '../start-sandbox.js';
+import type { SandboxContext, SandboxDataset } from '../sandbox-context.js';
 
 export function registerControlRoutes(
   app: FastifyInstance,

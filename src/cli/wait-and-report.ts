@@ -4,13 +4,13 @@
 // Resolves with the exit code: 0 completed, 1 failed; throws RedisUnavailableError when Redis stays
 // unreachable for `redisOutageMs` while we wait.
 
-import type { CliIo } from '../cli/command.js';
 import { oneLine } from '../one-line.js';
-import { readExportJobResult } from './export-job-result.js';
+import { readExportJobResult } from '../queue/export-job-result.js';
+import type { Producer } from '../queue/producer.js';
+import { watchRedisOutage } from '../queue/redis-outage.js';
+import { waitForJob } from '../queue/wait-for-job.js';
+import type { CliIo } from './command.js';
 import { formatExportResult, progressText } from './job-text.js';
-import type { Producer } from './producer.js';
-import { watchRedisOutage } from './redis-outage.js';
-import { waitForJob } from './wait-for-job.js';
 
 /** How long Redis may be unreachable while we wait before the command gives up (default). */
 export const WAIT_REDIS_OUTAGE_MS = 10_000;

@@ -1,6 +1,7 @@
-// `shift-export worker`: a BullMQ worker process (jobs/worker.ts) until SIGTERM or SIGINT. The
-// worker and its libraries are loaded when the command runs, so `--help` and the other commands
-// start fast.
+// `shift-export worker`: a BullMQ worker process (worker.ts) until SIGTERM or SIGINT. The worker
+// and its libraries are loaded when the command runs, so `--help` and the other commands start
+// fast. It lives beside the worker because src/ never imports jobs/: the entry point
+// (bin/shift-export.js) hands it to the CLI's command table.
 
 import {
   loadExportConfig,
@@ -10,10 +11,10 @@ import {
   loadScheduleConfig,
   loadWfmConfig,
   requireUpstream,
-} from '../config.js';
-import { createLogger } from '../logger.js';
-import { loadQueueTuning } from '../config.js';
-import { parseFlags, type Command } from './command.js';
+} from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { loadQueueTuning } from '../src/config.js';
+import { parseFlags, type Command } from '../src/cli/command.js';
 
 export const workerCommand: Command = {
   name: 'worker',
@@ -54,8 +55,8 @@ Examples:
       name: 'shift-export-worker',
     });
     const [{ connectRedis }, { startExportWorker }] = await Promise.all([
-      import('../queue/redis-connection.js'),
-      import('../../jobs/worker.js'),
+      import('../src/queue/redis-connection.js'),
+      import('./worker.js'),
     ]);
     const connection = await connectRedis(queueConfig.redisUrl, {
       role: 'worker',

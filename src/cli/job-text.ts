@@ -4,8 +4,8 @@
 // through oneLine() so a job cannot rewrite the operator's terminal.
 
 import { oneLine } from '../one-line.js';
-import type { ExportJobResult } from './export-job-result.js';
-import type { JobProgressView, JobView } from './job-view.js';
+import type { ExportJobResult } from '../queue/export-job-result.js';
+import type { JobProgressView, JobView } from '../queue/job-view.js';
 
 const n = (value: number): string => value.toLocaleString('en-US');
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { settleWithin } from '../../src/queue/settle-within.js';
+import { settleWithin } from '../src/settle-within.js';
 
 beforeEach(() => {
   vi.useFakeTimers();
