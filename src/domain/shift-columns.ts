@@ -302,7 +302,7 @@ export const SHIFT_COLUMNS: readonly Column<ShiftRecord>[] = [
     kind: 'text',
     width: 18,
     description:
-      'Anomalies of an exported row, joined by ";": duration_mismatch, location_out_of_range, invalid_<field>, text_replaced.',
+      'Anomalies of an exported row, joined by ";": duration_mismatch, location_out_of_range, invalid_<field>, invalid_utf8, text_replaced.',
     value: (r) => r.qualityFlags,
   },
 ];

@@ -18,6 +18,7 @@ export const QUALITY_FLAGS = {
   duration_mismatch: '|duration - (finish - start)| is more than 60 seconds',
   location_out_of_range: 'a latitude outside ±90 or a longitude outside ±180',
   'invalid_<field>': 'a nullable field sent with the wrong type, exported as null (e.g. invalid_comment)',
+  invalid_utf8: "the row's bytes were not valid UTF-8; its text shows U+FFFD where they were",
   text_replaced:
     'a text had characters a spreadsheet cannot hold (controls, U+FFFE, U+FFFF, unpaired surrogates), each now U+FFFD',
 } as const;
