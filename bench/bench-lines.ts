@@ -66,13 +66,6 @@ const LINES: Record<string, BenchLine> = {
     rssLimitMb: EXPORT_RSS_LIMIT_MB,
     byStageTime: false,
   },
-  'xlsx-render-thread': {
-    name: 'xlsx stage (thread)',
-    kind: 'xlsx-render-thread',
-    what: 'the same, rendered in the workbook thread (threaded-workbook.ts)',
-    rssLimitMb: EXPORT_RSS_LIMIT_MB,
-    byStageTime: true,
-  },
   'xlsx-render': {
     name: 'xlsx stage',
     kind: 'xlsx-render',
@@ -98,7 +91,7 @@ export function headlineLines(formats: string | undefined): BenchLine[] {
     line('ingest'),
     line('stages'),
     ...e2e.map(line),
-    ...(wantsXlsx ? [line('xlsx-render'), line('xlsx-render-thread')] : []),
+    ...(wantsXlsx ? [line('xlsx-render')] : []),
   ];
 }
 

@@ -23,7 +23,6 @@ export const MEASURE_KINDS = [
   'xlsx',
   'csv,xlsx',
   'xlsx-render',
-  'xlsx-render-thread',
 ] as const;
 export type MeasureKind = (typeof MEASURE_KINDS)[number];
 
@@ -68,9 +67,7 @@ export async function measure(input: MeasureInput): Promise<MeasureOutcome> {
     case 'stages':
       return stages(input);
     case 'xlsx-render':
-      return xlsxRender(input, 'this-thread');
-    case 'xlsx-render-thread':
-      return xlsxRender(input, 'thread');
+      return xlsxRender(input);
     default:
       return exportEndToEnd(input, input.kind);
   }
@@ -169,10 +166,10 @@ function collect(onText: (text: string) => void): Writable {
 
 /**
  * The workbook renderer alone: up to 50,000 real records are read first, then `rows` of them
- * (cycled) are rendered into a discarding sink, in this thread or the workbook thread; only the
- * rendering is timed.
+ * (cycled) are rendered into a discarding sink, as the export renders them; only
+ * the rendering is timed.
  */
-async function xlsxRender(input: MeasureInput, renderIn: 'thread' | 'this-thread'): Promise<MeasureOutcome> {
+async function xlsxRender(input: MeasureInput): Promise<MeasureOutcome> {
   const records = await sampleRecords(input, Math.min(input.rows, 50_000));
   if (records.length === 0) throw new Error('xlsx-render: the report gave no records');
   let bytes = 0;
@@ -182,13 +179,13 @@ async function xlsxRender(input: MeasureInput, renderIn: 'thread' | 'this-thread
       callback();
     },
   });
-  const { openWorkbook } = await import('../src/export/workbook-output.js');
+  const { ShiftsWorkbookWriter } = await import('../src/render/xlsx/shifts-workbook-writer.js');
   const t0 = performance.now();
-  const workbook = openWorkbook(
-    sink,
-    { createdAt: new Date(0), creator: 'bench', matchRateThreshold: 0.8 },
-    { renderIn },
-  );
+  const workbook = new ShiftsWorkbookWriter(sink, {
+    createdAt: new Date(0),
+    creator: 'bench',
+    matchRateThreshold: 0.8,
+  });
   for (let i = 0; i < input.rows; i++) {
     const wait = workbook.addShift(records[i % records.length] as ShiftRecord);
     if (wait) await wait;

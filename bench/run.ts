@@ -8,7 +8,7 @@
 //   --sizes A,B,..    the sizes of --scale instead (e.g. 100000,300000)
 //   --client          the client alone (ceiling, ingest): rows/s and peak RSS, RSS < 150 MB
 //   --lines K,K,..    only these lines, by kind (ceiling, ingest, stages, csv, xlsx, csv,xlsx is
-//                     written csv+xlsx here, xlsx-render, xlsx-render-thread)
+//                     written csv+xlsx here, xlsx-render)
 //   --no-record       print only: no bench/results/*.json, no README history row (CI smoke)
 //
 // The sandbox runs in a child process; each measured run in another (measure.ts), so its CPU time

@@ -1,6 +1,6 @@
 // Turns `--dest` / EXPORT_DEST into a Destination: a LocalFolderDestination, or an S3Destination
 // with a client built from the S3 config slice (s3-client.ts). The S3 modules are loaded only for
-// an s3:// destination: the AWS SDK costs a local export ~15 MB of memory and start-up time.
+// an s3:// destination: the AWS SDK would cost a local export memory and start-up time.
 
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config.js';

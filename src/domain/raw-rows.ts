@@ -18,8 +18,8 @@ export interface RowTexts {
   readonly allUtf8: boolean;
   /**
    * The rows have been validated: their batch's text may go now rather than with the rows, which
-   * live on through the writes (bench/README.md: keeping it cost a CSV export ~7% CPU and ~30 MB
-   * RSS). Reading a text afterwards throws.
+   * live on through the writes (keeping it cost CPU and memory: bench/README.md). Reading a text
+   * afterwards throws.
    */
   release(): void;
 }

@@ -21,12 +21,12 @@ import type { Logger } from '../logger.js';
 import { divisionDirectory } from '../pipeline/enrich.js';
 import { ShiftPipeline } from '../pipeline/shift-pipeline.js';
 import { CsvTableWriter } from '../render/csv/csv-table-writer.js';
+import type { ShiftsWorkbookWriter } from '../render/xlsx/shifts-workbook-writer.js';
 import { renderManifest, manifestStatistics, type Manifest, type ManifestFile } from '../render/manifest.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { newExportId } from './export-id.js';
 import type { ExportProgress, ProgressListener } from './progress.js';
 import { SUMMARY_TABLES } from './summary-tables.js';
-import type { WorkbookOutput } from './workbook-output.js';
 import type { ShiftSource } from './shift-source.js';
 
 export interface ExportRequest {
@@ -101,7 +101,7 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
     files.set(name, file);
     return file;
   };
-  let workbook: WorkbookOutput | undefined;
+  let workbook: ShiftsWorkbookWriter | undefined;
   try {
     const csvOptions = { delimiter: deps.settings.csvDelimiter, bom: deps.settings.csvBom };
     const wantCsv = formats.includes('csv');
@@ -113,9 +113,9 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
       rejectedCsvFile && new CsvTableWriter(REJECTED_COLUMNS, rejectedCsvFile.sink.stream, csvOptions);
     if (formats.includes('xlsx')) {
       // Loaded only when wanted: exceljs costs a CSV-only export memory and start-up time.
-      const { openWorkbook } = await import('./workbook-output.js');
+      const { ShiftsWorkbookWriter } = await import('../render/xlsx/shifts-workbook-writer.js');
       const xlsxFile = open('shifts.xlsx', XLSX_TYPE);
-      workbook = openWorkbook(xlsxFile.sink.stream, {
+      workbook = new ShiftsWorkbookWriter(xlsxFile.sink.stream, {
         createdAt: startedAt,
         creator: `${TOOL_NAME} ${TOOL_VERSION}`,
         matchRateThreshold: deps.settings.matchRateThreshold,
@@ -238,7 +238,7 @@ function manifestFile(stored: StoredFile, file: OpenFile): ManifestFile {
 async function abortAll(
   publication: ExportPublication,
   files: Map<string, OpenFile>,
-  workbook: WorkbookOutput | undefined,
+  workbook: ShiftsWorkbookWriter | undefined,
   error: unknown,
   log: Logger,
 ): Promise<void> {

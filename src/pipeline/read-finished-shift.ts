@@ -1,9 +1,8 @@
 // A hand-written reader of the FinishedShift contract for the hot path. finishedShiftSchema (zod)
 // stays the contract: this reader accepts exactly the rows the schema accepts and returns the same
 // object (the schema's members only, in its order) — property-tested against safeParse — and any
-// row it refuses goes to zod, which explains or repairs it. Measured on 1M realistic rows on a
-// 2-core machine: safeParse ~860,000 rows/s (1.2 µs a row, over half of the 2 µs a row that the
-// whole pipeline may take for 500,000 rows/s), this reader ~4,300,000 rows/s.
+// row it refuses goes to zod, which explains or repairs it. Why: safeParse alone would take over
+// half of the time a row the stages target allows; this reader a fraction (bench/README.md).
 
 import { ORG_LEVELS, type FinishedShift, type OrgLevel } from '../domain/finished-shift.js';
 import { isLocalDateTimeText } from './date-time-seconds.js';

@@ -2,8 +2,8 @@
 // elements as bytes arrive and hands batches of complete elements to V8's JSON.parse.
 //
 // Why not a streaming JSON library: a 1M-row report (~900 MB) is longer than V8's maximum string
-// length, so the body must be cut up, but the fastest maintained streaming parser measured here
-// (stream-json, `streamValues: false`) reads ~78k rows/s, far below the 200k rows/s ingest target.
+// length, so the body must be cut up, but the fastest maintained streaming parser we tried
+// (stream-json) reads far below the ingest target (bench/README.md).
 // The real parsing is still done by a maintained, hardened parser — V8's JSON.parse — and this
 // module only decides where to cut. Cuts fall after a complete top-level element, never inside
 // a multi-byte UTF-8 character, so every batch is decoded from complete bytes.
@@ -60,10 +60,8 @@ export interface JsonArrayScannerOptions {
 }
 
 /**
- * Measured at 1M rows (two runs each, CPU s of ingest / peak RSS MB of a CSV export): 32 KiB
- * 5.6-5.9 / 216-227, 64 KiB 5.6-6.0 / 197-217, 128 KiB 7.6-7.7 / 222-241, 512 KiB 6.2-6.9 /
- * 219-243. Smaller batches keep the parsed rows and their text young: fewer survive into the
- * old generation, which is what grows the heap.
+ * Smaller batches keep the parsed rows and their text young: fewer survive into the old
+ * generation, which is what grows the heap (sizes compared in bench/README.md).
  */
 export const DEFAULT_BATCH_BYTES = 64 * 1024;
 

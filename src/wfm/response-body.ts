@@ -174,9 +174,8 @@ export class ResponseBody {
   /**
    * Writes the wire bytes into the decoder as the decoder takes them. Not raw.pipe(decoder): piped
    * from undici's body, the decoder got many small writes and, under a reader busy parsing, left
-   * gigabytes of short-lived buffers for the collector (a 300k-row report: 1.8-2.6 GB RSS and
-   * 12-21 CPU s, against 126 MB and 3.8 s with this loop). An error of the body (a reset, the guard's abort) is
-   * passed on to the decoder, where the reader sees it.
+   * gigabytes of short-lived buffers for the collector (bench/README.md). An error of the body (a
+   * reset, the guard's abort) is passed on to the decoder, where the reader sees it.
    */
   async #feed(decoder: Transform): Promise<void> {
     try {

@@ -2,10 +2,13 @@
 // (`RetryBudget`), with no HTTP knowledge of its own: an attempt throws a WfmError that says
 // whether it is retryable, this decides whether and when to go again.
 //
-// Why not undici's retry interceptor: it is safe only for failures before the body starts, while
-// the report must survive a body that breaks midway by resuming after the last row it handed out
-// (see report-reader.ts); one small policy for both keeps attempts, the total-time budget, the
-// onRetry count and the attempt numbers in errors consistent. Clock, sleep and randomness are
+// Why not undici's retry interceptor: it resumes a body that broke midway with a byte `Range`
+// request (If-Match on a strong ETag), which holds only when the server sends the very same bytes
+// again. The report is generated afresh for each request, so a byte offset into one answer means
+// nothing in the next; the report resumes by row instead, asking for `id=gt.<last id handed out>`
+// (see report-reader.ts), which no Range request can say. One small policy for plain calls and
+// that resume keeps attempts, the total-time budget, the onRetry count and the attempt numbers in
+// errors consistent. Clock, sleep and randomness are
 // injectable so backoff is tested without waiting.
 //
 // Rules: only GET, PUT and DELETE are retried (idempotent by HTTP's definition; a POST that timed

@@ -13,9 +13,8 @@
 //
 // The hash is not cryptographic — nobody gains by forging a collision in their own export — but
 // must rarely miss a change: two 32-bit multiply-xorshift lanes (cyrb53's construction, all 64 bits
-// kept) miss one with a chance of about 2^-60 per changed row. It is ~3x faster than MD5 through
-// node:crypto, whose per-call cost dominates on rows of a few hundred bytes (measured: 1.2 µs vs
-// 3.8 µs per 600-byte row).
+// kept) miss one with a chance of about 2^-60 per changed row. Not MD5 through node:crypto, whose
+// per-call cost dominates on rows of a few hundred bytes (bench/README.md).
 
 import { tmpdir } from 'node:os';
 import type { Readable } from 'node:stream';

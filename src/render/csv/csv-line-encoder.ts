@@ -7,8 +7,8 @@
 // byte-identical across machines. The last record ends with CRLF too.
 //
 // This is a hand-written equivalent of csv-stringify with the settings in csv-stringify-options.ts
-// (property-tested byte for byte against it): csv-stringify ran ~58k rows/s at our 37 columns,
-// below what a 100k rows/s CSV export needs.
+// (property-tested byte for byte against it): csv-stringify alone is slower than the CSV export's
+// target rate (bench/README.md).
 
 export type CsvDelimiter = ',' | ';' | '\t';
 

@@ -2,8 +2,8 @@
 // UTF-8, optional BOM, RFC 4180 quoting with CRLF records (csv-line-encoder.ts), cells formatted
 // by cell-text.ts with the formula guard. Records are encoded into ~64 KiB chunks before they
 // reach the sink (one write per ~130 shift rows), so stream overhead is paid per chunk, not per row;
-// each record is joined into one string and UTF-8-encoded into the chunk at once (measured
-// faster than building a 64 KiB string and encoding that, which flattens a rope of ~5,000 parts).
+// each record is joined into one string and UTF-8-encoded into the chunk at once, because
+// encoding one 64 KiB string would first flatten a rope of thousands of parts (bench/README.md).
 //
 // Backpressure: write() returns undefined while the sink keeps up, and a promise that settles on
 // 'drain' (or rejects when the sink fails or closes) when it does not — so the caller's loop

@@ -10,7 +10,7 @@ import { xmlSafeText } from './xml-safe-text.js';
 export interface WorkbookWriterSetup {
   readonly createdAt: Date;
   readonly creator: string;
-  /** zlib level of the zip entries, 0-9 (default 1: measured as fast as 0, a quarter smaller than 6). */
+  /** zlib level of the zip entries, 0-9 (default 1: no slower than 0 yet compressed, bench/README.md). */
   readonly compressionLevel?: number;
 }
 

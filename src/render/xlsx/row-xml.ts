@@ -1,8 +1,8 @@
 // A table row as SpreadsheetML text: byte for byte what exceljs 4.4's streaming worksheet writes
 // for `addRow(values)` + one style per cell + `commit()`, without building its Row, Cell and model
-// objects for every cell. Those cost ~100 CPU-µs a row at our 37 columns, five times the rest of
-// the export (bench/README.md); this costs a few µs. The cells' styles are still registered in
-// exceljs's style table, in the order exceljs would, so styles.xml comes out the same too.
+// objects for every cell, which cost more than the rest of the export together (bench/README.md).
+// The cells' styles are still registered in exceljs's style table, in the order exceljs would, so
+// styles.xml comes out the same too.
 //
 // test/render/xlsx/row-xml.test.ts holds whole workbooks written this way equal to the same rows
 // (through the XML gate) written through exceljs's own API; a future exceljs that renders rows

@@ -5,8 +5,8 @@
 // The header row goes through exceljs (it opens the sheet's columns and data); the data rows are
 // rendered by RowXmlRenderer (the same bytes at a fraction of the cost, see row-xml.ts), encoded
 // row by row into a block of BLOCK_BYTES and written into the sheet's stream a block at a time.
-// (Encoding each row is ~5× cheaper than encoding one long concatenation of rows: measured 1.3 vs
-// 6.4 µs a row, as V8 then never flattens a deep string.)
+// (Row by row, because encoding one long concatenation makes V8 flatten a deep string first:
+// bench/README.md.)
 
 import type { Style, Worksheet } from 'exceljs';
 import type { StreamingWorkbook } from './create-workbook-writer.js';

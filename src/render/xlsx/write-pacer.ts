@@ -1,7 +1,7 @@
 // Keeps the streaming workbook in step with its destination. Writing a sheet ignores backpressure
 // (TableSheet's blocks of rows and exceljs's row.commit() alike): each sheet's XML goes into
 // exceljs's internal stream, which writes into the archive's PassThrough without waiting, so with
-// a slow destination (or zlib behind) the sheet XML piles up in memory (1.2 GB at 1M rows). Every
+// a slow destination (or zlib behind) the sheet XML piles up in memory without bound. Every
 // few rows we yield to the event loop (zlib, I/O, BullMQ's lock renewals run then) and, when that
 // PassThrough holds more than HIGH_WATER bytes, wait for it to drain — which happens only as fast
 // as the destination takes the zipped bytes.
@@ -13,14 +13,15 @@ import type { WriteFailure } from './write-failure.js';
 
 /**
  * Rows between two yields. zlib compresses one 64 KiB block of sheet XML (~40 rows) per trip to the
- * thread pool, and the next trip starts only when this thread yields: at 50 rows the archive fell
- * behind, and this thread waited for it (event-loop utilisation 0.88 in a CSV+XLSX export). Measured
- * (300k rows, the workbook alone): every 50 rows 13.2 s, 20 rows 10.0-10.6 s, 10 rows 9.9 s, at the
- * same CPU; a 1M-row CSV+XLSX export 11.6k -> 12.2k rows/s. The memory bound comes from the drain
- * wait below, not from this interval.
+ * thread pool, and the next trip starts only when this thread yields: yield too seldom and the
+ * archive falls behind and this thread waits for it (figures: bench/README.md). The memory bound
+ * comes from the drain wait below, not from this interval.
  */
 export const YIELD_EVERY_ROWS = 20;
-/** Queued sheet XML above which we wait for the archive to take it (256 KiB to 4 MiB measured alike). */
+/**
+ * Queued sheet XML above which we wait for the archive to take it; within a wide range the value
+ * made no difference (bench/README.md).
+ */
 export const HIGH_WATER_BYTES = 1024 * 1024;
 
 interface Backlog {
