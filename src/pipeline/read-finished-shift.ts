@@ -6,7 +6,7 @@
 // whole pipeline may take for 500,000 rows/s), this reader ~4,300,000 rows/s.
 
 import { ORG_LEVELS, type FinishedShift, type OrgLevel } from '../domain/finished-shift.js';
-import { isLocalDateTimeText } from './date-time-seconds.js';
+import { isLocalDateTimeText } from '../domain/local-date-time.js';
 
 type LooseRow = Readonly<Record<string, unknown>>;
 
