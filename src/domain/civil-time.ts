@@ -107,7 +107,8 @@ export type DateTimeSeparator = ' ' | 'T';
 /** `YYYY-MM-DD HH:MM:SS` (or with a `T`) of whole epoch seconds. */
 export function formatDateTime(seconds: number, separator: DateTimeSeparator = ' '): string {
   const days = dayOfSeconds(seconds);
-  return (separator === ' ' ? spaceDayPrefix : isoDayPrefix)(days) + timeOfDay(seconds, days);
+  const date = separator === ' ' ? spaceDayPrefix(days) : isoDayPrefix(days);
+  return date + timeOfDay(seconds, days);
 }
 
 /** `YYYY-MM-DDTHH:MM:SSZ` of whole epoch seconds. */
