@@ -8,6 +8,8 @@ import {
   parsePatternedLocalDateTimeSeconds,
 } from '../../src/domain/local-date-time.js';
 
+const pad2 = (n: number): string => String(n).padStart(2, '0');
+
 // The oracle: the contract's pattern, its groups read with Number.
 function readableSeconds(text: string): number | undefined {
   const m = LOCAL_DATE_TIME_PATTERN.exec(text);
@@ -31,16 +33,21 @@ describe('parseLocalDateTimeSeconds', () => {
     fc.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,10})?$/),
     fc.stringMatching(/^[0-9T:.-]{17,30}$/),
     fc.string({ maxLength: 30 }),
+    // Every field near its limits, so a wrong bound on any of them is found.
     fc
       .tuple(
         fc.integer({ min: 0, max: 9999 }),
         fc.integer({ min: 0, max: 13 }),
         fc.integer({ min: 0, max: 32 }),
+        fc.integer({ min: 22, max: 25 }),
+        fc.integer({ min: 58, max: 61 }),
+        fc.integer({ min: 58, max: 61 }),
+        fc.stringMatching(/^(\.\d{0,10})?$/),
       )
-      .map(
-        ([y, m, d]) =>
-          `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}T23:59:59`,
-      ),
+      .map(([y, mo, d, h, mi, s, fraction]) => {
+        const date = `${String(y).padStart(4, '0')}-${pad2(mo)}-${pad2(d)}`;
+        return `${date}T${pad2(h)}:${pad2(mi)}:${pad2(s)}${fraction}`;
+      }),
   );
 
   it('equals the pattern read with a regex on any text (property)', () => {
@@ -60,6 +67,7 @@ describe('parseLocalDateTimeSeconds', () => {
     expect(parseLocalDateTimeSeconds('2023-02-29T00:00:00')).toBeUndefined();
     expect(parseLocalDateTimeSeconds('2024-04-31T00:00:00')).toBeUndefined();
     expect(parseLocalDateTimeSeconds('2024-01-01T23:59:60')).toBeUndefined();
+    expect(parseLocalDateTimeSeconds('2024-01-01T24:00:00')).toBeUndefined();
     expect(parseLocalDateTimeSeconds('2024-01-01T08:00:00.')).toBeUndefined();
     expect(parseLocalDateTimeSeconds('2024-01-01T08:00:00.1234567890')).toBeUndefined();
   });
