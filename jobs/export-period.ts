@@ -1,28 +1,24 @@
 // The processor of `export-period` jobs: check the job's data (jobs outlive deploys, and anyone who
 // reaches Redis or the dashboard can write one), refuse a destination outside EXPORT_DEST and
-// EXPORT_DEST_ALLOW, then run the same export as `shift-export run` — upstream from WFM_*, files to
-// the job's dest or EXPORT_DEST —
-// with progress throttled onto the job, the BullMQ AbortSignal passed down (so a cancelled job
-// aborts its uploads), and a compact summary of the published manifest as the job's result. Rows
-// changed since the previous export of the period are counted by the change-tracking wrapper
-// around the destination. Counters for /metrics go to Redis when the attempt ends.
+// EXPORT_DEST_ALLOW, then run the same PeriodExport as `shift-export run` (src/export/
+// period-export.ts) — upstream from WFM_*, files to the job's dest or EXPORT_DEST — with progress
+// throttled onto the job, the BullMQ AbortSignal passed down (so a cancelled job aborts its
+// uploads), and a compact summary of the published manifest as the job's result. Counters for
+// /metrics go to Redis when the attempt ends.
 
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ConnectedWfmConfig, ExportConfig, S3Config } from '../src/config.js';
 import { assertDestinationAllowed, destinationRoots } from '../src/destinations/allowed-destination.js';
-import { createDestination } from '../src/destinations/create-destination.js';
 import { parsePeriod } from '../src/domain/period.js';
+import { PeriodExport } from '../src/export/period-export.js';
 import type { ExportProgress } from '../src/export/progress.js';
-import { runExport } from '../src/export/run-export.js';
 import type { Logger } from '../src/logger.js';
 import { exportJobResult, type ExportJobResult } from '../src/queue/export-job-result.js';
 import { exportJobDataSchema, parseJobData } from '../src/queue/export-job-data.js';
 import { recordExportOutcome, type ExportOutcome } from '../src/queue/export-metrics.js';
 import { isShutdownAbort } from '../src/queue/job-failure.js';
 import { throttle } from '../src/queue/progress-throttle.js';
-import { ChangeTrackingDestination } from '../src/export/row-changes/change-tracking-destination.js';
-import { WfmClient } from '../src/wfm/wfm-client.js';
 
 export interface ExportPeriodDeps {
   readonly exportConfig: ExportConfig;
@@ -47,13 +43,16 @@ export function createExportProcessor(
     // Here, where the writing happens: whoever put the job into Redis, it writes nowhere else.
     const destText = data.dest ?? deps.exportConfig.dest;
     await assertDestinationAllowed(destText, roots);
-    const base = await createDestination(destText, deps.s3Config, log, { roots });
-    const destination = new ChangeTrackingDestination(base, {
-      csvDelimiter: deps.exportConfig.csvDelimiter,
-      logger: log,
-    });
     let upstreamRetries = 0;
-    const client = new WfmClient(deps.wfm, { logger: log, onRetry: () => void upstreamRetries++ });
+    const periodExport = await PeriodExport.open({
+      dest: destText,
+      roots,
+      exportConfig: deps.exportConfig,
+      wfm: deps.wfm,
+      s3Config: deps.s3Config,
+      logger: log,
+      onUpstreamRetry: () => void upstreamRetries++,
+    });
     const progress = throttle<ExportProgress>((p) => {
       job
         .updateProgress({ phase: p.phase, rows: p.rows, exported: p.exported, rejected: p.rejected })
@@ -63,24 +62,11 @@ export function createExportProcessor(
     }, deps.progressIntervalMs ?? 1000);
     let outcome: ExportOutcome = { status: 'failed', upstreamRetries: 0 };
     try {
-      await destination.check();
-      const result = await runExport(
+      const { result, published } = await periodExport.run(
         { period, formats: data.formats },
-        {
-          source: client,
-          destination,
-          settings: {
-            csvDelimiter: deps.exportConfig.csvDelimiter,
-            csvBom: deps.exportConfig.csvBom,
-            matchRateThreshold: deps.exportConfig.matchRateThreshold,
-            sourceBaseUrl: deps.wfm.baseUrl,
-          },
-          logger: log,
-          onProgress: (p) => progress.push(p),
-          ...(signal === undefined ? {} : { signal }),
-        },
+        { onProgress: (p) => progress.push(p), signal },
       );
-      const summary = exportJobResult(result, destination.publishedManifest(result.manifest.export_id));
+      const summary = exportJobResult(result, published);
       outcome = {
         status: 'completed',
         upstreamRetries,
@@ -92,11 +78,10 @@ export function createExportProcessor(
       outcome = { status: 'failed', upstreamRetries };
       throw error;
     } finally {
-      const { wireBytes, decodedBytes } = client.traffic;
+      const { wireBytes, decodedBytes } = periodExport.upstreamTraffic;
       outcome = { ...outcome, upstreamBytes: { wire: wireBytes, decoded: decodedBytes } };
       progress.cancel();
-      await client.close().catch(() => undefined);
-      if ('close' in base && typeof base.close === 'function') base.close();
+      await periodExport.close().catch(() => undefined);
       // A job handed back at shutdown did not fail: it runs again elsewhere.
       if (deps.metrics !== undefined && !isShutdownAbort(signal)) {
         await recordExportOutcome(deps.metrics.redis, deps.metrics.prefix, outcome).catch(

@@ -1,5 +1,6 @@
-// Everything `run` and `demo` share: build the export's dependencies from configuration, draw
-// progress, run it, print the summary. Configuration is parsed here, at the edge, once.
+// Everything `run` and `demo` share: read the export settings and formats from configuration, run
+// the PeriodExport (src/export/period-export.ts) with a live progress line, print the summary.
+// Configuration is parsed here, at the edge, once.
 
 import {
   loadExportConfig,
@@ -8,11 +9,9 @@ import {
   type ConnectedWfmConfig,
   type ExportFormat,
 } from '../config.js';
-import { createDestination } from '../destinations/create-destination.js';
 import type { Period } from '../domain/period.js';
-import { ChangeTrackingDestination } from '../export/row-changes/change-tracking-destination.js';
-import { runExport, type ExportResult } from '../export/run-export.js';
-import { WfmClient } from '../wfm/wfm-client.js';
+import { PeriodExport } from '../export/period-export.js';
+import type { ExportResult } from '../export/run-export.js';
 import type { CliIo } from './command.js';
 import { commandLogger } from './command-logger.js';
 import { formatExportSummary } from './export-summary.js';
@@ -36,45 +35,27 @@ export async function runExportSession(
   const formats: readonly ExportFormat[] =
     options.format === undefined ? exportConfig.formats : parseFormats(options.format, '--format');
   const logger = commandLogger(io, 'export');
-  // Like the worker's: row hashes go beside the export, so the next export of this period can
-  // count the rows that changed.
-  const destination = new ChangeTrackingDestination(
-    await createDestination(options.dest ?? exportConfig.dest, () => loadS3Config(io.env), logger),
-    {
-      csvDelimiter: exportConfig.csvDelimiter,
-      logger,
-    },
-  );
-  await destination.check();
-  const client = new WfmClient(options.wfm, { logger });
+  const periodExport = await PeriodExport.open({
+    dest: options.dest ?? exportConfig.dest,
+    exportConfig,
+    wfm: options.wfm,
+    s3Config: () => loadS3Config(io.env),
+    logger,
+  });
   const progress = createProgressLine(io.stderr);
   try {
-    const result = await runExport(
+    const { result, published } = await periodExport.run(
       { period: options.period, formats },
-      {
-        source: client,
-        destination,
-        settings: {
-          csvDelimiter: exportConfig.csvDelimiter,
-          csvBom: exportConfig.csvBom,
-          matchRateThreshold: exportConfig.matchRateThreshold,
-          sourceBaseUrl: options.wfm.baseUrl,
-        },
-        logger,
-        onProgress: (p) => progress.update(p),
-        ...(signal === undefined ? {} : { signal }),
-      },
+      { onProgress: (p) => progress.update(p), signal },
     );
     progress.done();
-    io.stdout.write(
-      `${formatExportSummary(result, destination.publishedManifest(result.manifest.export_id))}\n`,
-    );
+    io.stdout.write(`${formatExportSummary(result, published)}\n`);
     return result;
   } catch (error) {
     progress.done();
     throw error;
   } finally {
-    await client.close();
+    await periodExport.close();
   }
 }
 

@@ -20,7 +20,8 @@ import type { ReadProgress } from '../wfm/report-reader.js';
 import type { Logger } from '../logger.js';
 import { divisionDirectory } from '../pipeline/enrich.js';
 import { ShiftPipeline } from '../pipeline/shift-pipeline.js';
-import { CsvTableWriter } from '../render/csv/csv-table-writer.js';
+import type { CsvDelimiter } from '../render/csv/csv-line-encoder.js';
+import { CsvTableWriter, type CsvTableOptions } from '../render/csv/csv-table-writer.js';
 import type { ShiftsWorkbookWriter } from '../render/xlsx/shifts-workbook-writer.js';
 import { renderManifest, manifestStatistics, type Manifest, type ManifestFile } from '../render/manifest.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
@@ -35,7 +36,7 @@ export interface ExportRequest {
 }
 
 export interface ExportSettings {
-  readonly csvDelimiter: ',' | ';' | '\t';
+  readonly csvDelimiter: CsvDelimiter;
   readonly csvBom: boolean;
   readonly matchRateThreshold: number;
   /** The upstream's base URL, recorded in the manifest (never a token). */
@@ -209,7 +210,7 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
 async function writeSummaryCsvs(
   summaries: ExportSummaries,
   open: (name: string, contentType: string) => OpenFile,
-  csvOptions: { delimiter: ',' | ';' | '\t'; bom: boolean },
+  csvOptions: CsvTableOptions,
 ): Promise<void> {
   for (const table of SUMMARY_TABLES) {
     const file = open(table.fileName, CSV_TYPE);

@@ -5,7 +5,7 @@
 // half of the time a row the stages target allows; this reader a fraction (bench/README.md).
 
 import { ORG_LEVELS, type FinishedShift, type OrgLevel } from '../domain/finished-shift.js';
-import { isLocalDateTimeText } from './date-time-seconds.js';
+import { isLocalDateTimeText } from '../domain/local-date-time.js';
 
 type LooseRow = Readonly<Record<string, unknown>>;
 

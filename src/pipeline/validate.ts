@@ -32,11 +32,11 @@
 //   they were); when it is rejected, its reason says so.
 
 import { finishedShiftSchema, NULLABLE_SHIFT_FIELDS, type FinishedShift } from '../domain/finished-shift.js';
+import { parseLocalDateTimeSeconds, parsePatternedLocalDateTimeSeconds } from '../domain/local-date-time.js';
 import { MAX_OFFSET_MINUTES, MIN_OFFSET_MINUTES } from '../domain/period.js';
 import type { RowTexts } from '../domain/raw-rows.js';
 import type { RejectedRow } from '../domain/rejected-row.js';
 import type { ShiftRecord } from '../domain/shift-record.js';
-import { dateTimeSeconds, patternedDateTimeSeconds } from './date-time-seconds.js';
 import { numberTextOf, roundedIntegerFields } from './exact-integers.js';
 import { localiseShift } from './localise.js';
 import { qualityFlagsOf, type NullableShiftField } from './quality-flags.js';
@@ -131,8 +131,8 @@ function placeShift(
   notUtf8: boolean,
 ): ShiftRecord | string[] {
   // Both texts matched the pattern (reader or schema): only the calendar remains to check.
-  const startUtc = patternedDateTimeSeconds(shift.start_time);
-  const finishUtc = patternedDateTimeSeconds(shift.finish_time);
+  const startUtc = parsePatternedLocalDateTimeSeconds(shift.start_time);
+  const finishUtc = parsePatternedLocalDateTimeSeconds(shift.finish_time);
   if (
     startUtc === undefined ||
     finishUtc === undefined ||
@@ -233,7 +233,7 @@ function offsetInRange(minutes: number): boolean {
 }
 
 function checkedSeconds(field: string, text: string, problems: string[]): number | undefined {
-  const seconds = dateTimeSeconds(text);
+  const seconds = parseLocalDateTimeSeconds(text);
   if (seconds === undefined) problems.push(`${field}: "${text}" is not a real date-time`);
   return seconds;
 }

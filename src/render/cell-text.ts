@@ -18,10 +18,9 @@
 // A value of the wrong type for its kind is a programming error and throws CellValueError rather
 // than printing something an analyst might believe.
 
-import { formatOffset } from '../domain/civil-time.js';
+import { formatDateTime, formatDay, formatOffset, formatUtc } from '../domain/civil-time.js';
 import type { CellValue, Column, ColumnKind } from '../domain/column.js';
 import { ShiftExportError } from '../errors.js';
-import { formatDateTimeFast, formatDayFast, formatUtcFast } from './fast-civil-time.js';
 import { guardFormula } from './formula-guard.js';
 
 /** What a formatter needs to know about a column. Every Column<R> is one. */
@@ -99,11 +98,11 @@ export function cellFormatter(format: CellFormat, options: CellTextOptions): Cel
     case 'duration':
       return wholeNumberFormatter(format, String);
     case 'date':
-      return wholeNumberFormatter(format, formatDayFast);
+      return wholeNumberFormatter(format, formatDay);
     case 'localDateTime':
-      return wholeNumberFormatter(format, formatDateTimeFast);
+      return wholeNumberFormatter(format, formatDateTime);
     case 'utcDateTime':
-      return wholeNumberFormatter(format, formatUtcFast);
+      return wholeNumberFormatter(format, formatUtc);
     case 'offset':
       return wholeNumberFormatter(format, formatOffset);
     case 'number':

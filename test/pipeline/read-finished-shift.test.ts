@@ -1,8 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { finishedShiftSchema } from '../../src/domain/finished-shift.js';
-import { parseLocalDateTimeSeconds } from '../../src/domain/local-date-time.js';
-import { dateTimeSeconds, isLocalDateTimeText } from '../../src/pipeline/date-time-seconds.js';
 import { readFinishedShift } from '../../src/pipeline/read-finished-shift.js';
 import { realisticRows, shiftRow } from './support/shift-rows.js';
 
@@ -88,42 +86,5 @@ describe('readFinishedShift', () => {
         );
       }
     }
-  });
-});
-
-describe('dateTimeSeconds', () => {
-  const text = fc.oneof(
-    fc.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,10})?$/),
-    fc.stringMatching(/^[0-9T:.-]{17,30}$/),
-    fc.string({ maxLength: 30 }),
-    fc
-      .tuple(
-        fc.integer({ min: 0, max: 9999 }),
-        fc.integer({ min: 0, max: 13 }),
-        fc.integer({ min: 0, max: 32 }),
-      )
-      .map(
-        ([y, m, d]) =>
-          `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}T23:59:59`,
-      ),
-  );
-
-  it('equals the domain parser on any text (property)', () => {
-    fc.assert(
-      fc.property(text, (t) => {
-        expect(dateTimeSeconds(t)).toBe(parseLocalDateTimeSeconds(t));
-        expect(isLocalDateTimeText(t)).toBe(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?$/.test(t));
-      }),
-      { numRuns: 5_000 },
-    );
-  });
-
-  it('drops the fraction and refuses impossible dates', () => {
-    expect(dateTimeSeconds('1970-01-01T00:00:00.999999999')).toBe(0);
-    expect(dateTimeSeconds('2024-02-29T23:59:59')).toBe(Date.UTC(2024, 1, 29, 23, 59, 59) / 1000);
-    expect(dateTimeSeconds('2023-02-29T00:00:00')).toBeUndefined();
-    expect(dateTimeSeconds('2024-04-31T00:00:00')).toBeUndefined();
-    expect(dateTimeSeconds('2024-01-01T23:59:60')).toBeUndefined();
-    expect(dateTimeSeconds('2024-01-01T08:00:00.')).toBeUndefined();
   });
 });

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatDay, formatUtc } from '../../src/domain/civil-time.js';
 import type { CellValue, ColumnKind } from '../../src/domain/column.js';
 import { SHIFT_COLUMNS } from '../../src/domain/shift-columns.js';
 import {
@@ -12,7 +11,6 @@ import {
   plainNumber,
   type CellFormat,
 } from '../../src/render/cell-text.js';
-import { formatDateTimeFast, formatDayFast, formatUtcFast } from '../../src/render/fast-civil-time.js';
 
 const col = (kind: ColumnKind, places?: number): CellFormat =>
   places === undefined ? { name: `a_${kind}`, kind } : { name: `a_${kind}`, kind, places };
@@ -156,25 +154,5 @@ describe('the text of non-text kinds', () => {
 
   it('covers every kind the shift columns use', () => {
     for (const c of SHIFT_COLUMNS) expect(ALL_KINDS).toContain(c.kind);
-  });
-});
-
-describe('fast date and time text', () => {
-  it('equals the civil-time formatting from year 1 to year 9999', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: -62_135_596_800, max: 253_402_300_799 }), (seconds) => {
-        expect(formatDateTimeFast(seconds)).toBe(formatDateTime(seconds));
-        expect(formatUtcFast(seconds)).toBe(formatUtc(seconds));
-        expect(formatDayFast(Math.floor(seconds / 86_400))).toBe(formatDay(Math.floor(seconds / 86_400)));
-      }),
-      { numRuns: 5000 },
-    );
-  });
-
-  it('stays right after its day cache has been emptied', () => {
-    // More distinct days than the cache holds, then the first ones again.
-    for (let day = 0; day < 5000; day++) formatDayFast(day);
-    for (let day = 0; day < 10; day++) expect(formatDayFast(day)).toBe(formatDay(day));
-    expect(formatDateTimeFast(-1)).toBe('1969-12-31 23:59:59');
   });
 });

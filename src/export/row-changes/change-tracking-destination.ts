@@ -30,6 +30,7 @@ import type { Period } from '../../domain/period.js';
 import { describeError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { redactSecrets } from '../../redact-secrets.js';
+import type { CsvDelimiter } from '../../render/csv/csv-line-encoder.js';
 import {
   CHANGES_MESSAGE_MAX,
   parseManifest,
@@ -71,7 +72,7 @@ function isUnavailable<T extends object>(value: T | ChangesUnavailable): value i
 
 export interface ChangeTrackingOptions {
   /** The CSV delimiter the export writes with. */
-  readonly csvDelimiter: ',' | ';' | '\t';
+  readonly csvDelimiter: CsvDelimiter;
   readonly logger: Logger;
   /** Where row fingerprints spill while shifts.csv is written; default os.tmpdir(). */
   readonly tempDir?: string;

@@ -10,6 +10,10 @@
 // (property-tested byte for byte against it): csv-stringify alone is slower than the CSV export's
 // target rate (bench/README.md).
 
+/**
+ * The field delimiters we write: the one declaration (config.ts spells tab as `tab` in the
+ * environment and may not import render/, so the type checker holds it to this one).
+ */
 export type CsvDelimiter = ',' | ';' | '\t';
 
 export const CSV_RECORD_DELIMITER = '\r\n';
