@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliEnv, runCli } from '../support/cli.js';
+import { cliEnv, runCli, UNREACHABLE_SETTINGS } from '../support/cli.js';
 
 const SECRET = 'Sup3rSecret-9f2c';
 const DAY = ['--from', '2024-03-30', '--to', '2024-03-30'];
@@ -26,16 +26,7 @@ const commands = {
 } as const;
 type CommandName = keyof typeof commands;
 
-/** Valid settings that lead nowhere: a value let through shows as a connection failure (exit 1). */
-const closedPorts = {
-  WFM_BASE_URL: 'http://127.0.0.1:1',
-  WFM_TOKEN: 'wfm-token-ok',
-  WFM_RETRY_ATTEMPTS: '1',
-  REDIS_URL: 'redis://127.0.0.1:1',
-  REDIS_CONNECT_TIMEOUT_MS: '300',
-  API_TOKENS: 'api-token-ok',
-  EXPORT_DEST: dest,
-};
+const closedPorts = { ...UNREACHABLE_SETTINGS, EXPORT_DEST: dest };
 
 interface Case {
   readonly variable: string;

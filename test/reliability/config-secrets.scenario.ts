@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { describe, it } from 'vitest';
 import { ENV_DOCS, type EnvName } from '../../src/config.js';
 import { isSecretName } from '../../src/redact-secrets.js';
-import { cliEnv, runCli } from '../support/cli.js';
+import { cliEnv, runCli, UNREACHABLE_SETTINGS } from '../support/cli.js';
 import { declareSecret, evidenceFolder, keepText } from './support/evidence.js';
 import { scenario } from './support/scenario.js';
 
@@ -16,15 +16,7 @@ const GROUP = 'bad input';
 const PASSWORD = 'cfg-pw-5d1e7a-do-not-leak';
 const DAY = ['--from', '2024-03-30', '--to', '2024-03-30'];
 
-/** Valid settings that lead nowhere: a value let through shows as a failure to connect (exit 1). */
-const closedPorts = {
-  WFM_BASE_URL: 'http://127.0.0.1:1',
-  WFM_TOKEN: 'wfm-token-ok',
-  WFM_RETRY_ATTEMPTS: '1',
-  REDIS_URL: 'redis://127.0.0.1:1',
-  REDIS_CONNECT_TIMEOUT_MS: '300',
-  API_TOKENS: 'api-token-ok',
-};
+const closedPorts = UNREACHABLE_SETTINGS;
 
 /** The command that reads `name` at start, with its arguments. */
 function commandFor(name: EnvName, dest: string): string[] {

@@ -37,3 +37,16 @@ export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, timeoutM
     });
   });
 }
+
+/**
+ * Valid settings that lead nowhere (closed ports on loopback): a value a validator let through
+ * shows as a failure to connect (exit 1), not as a configuration error (exit 2).
+ */
+export const UNREACHABLE_SETTINGS: Readonly<Record<string, string>> = {
+  WFM_BASE_URL: 'http://127.0.0.1:1',
+  WFM_TOKEN: 'wfm-token-ok',
+  WFM_RETRY_ATTEMPTS: '1',
+  REDIS_URL: 'redis://127.0.0.1:1',
+  REDIS_CONNECT_TIMEOUT_MS: '300',
+  API_TOKENS: 'api-token-ok',
+};
