@@ -31,6 +31,7 @@
 // Each batch of rows carries its texts (array-element-texts.ts): the string JSON.parse got, kept
 // until the batch is validated, so that a row can be shown and checked as received.
 
+import { isJsonWhitespace } from '../domain/json-text.js';
 import { concatRawRows, withRowTexts, type RawRows } from '../domain/raw-rows.js';
 import { arrayElementTexts } from './array-element-texts.js';
 
@@ -79,10 +80,6 @@ const AFTER_ARRAY = 2;
 
 /** After a wrong guess, this many chunks at most are scanned before guessing again. */
 const MAX_FAST_PAUSE = 64;
-
-function isJsonWhitespace(b: number): boolean {
-  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-}
 
 function skipWhitespace(bytes: Uint8Array, from: number): number {
   let i = from;
