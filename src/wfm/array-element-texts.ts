@@ -7,71 +7,50 @@ import { isUtf8 } from 'node:buffer';
 import { arrayElementBounds } from '../domain/json-text.js';
 import type { RowTexts } from '../domain/raw-rows.js';
 
-/** The row texts of a batch whose bytes are valid UTF-8: slices of the text JSON.parse got. */
-class Utf8ElementTexts implements RowTexts {
-  readonly allUtf8 = true;
+/**
+ * The row texts of one batch. When its bytes are all UTF-8, a row's text is a slice of the text
+ * JSON.parse got. Otherwise the batch keeps its bytes and is split on them (read as latin1, one
+ * code unit a byte), each row decoded on its own — the same text as its slice of the whole
+ * decoding, because every cut is at an ASCII byte, where a UTF-8 decoder starts afresh.
+ */
+class ElementTexts implements RowTexts {
+  readonly allUtf8: boolean;
   #text: string | undefined;
+  /** Only for a batch that is not all UTF-8. */
+  #bytes: Buffer | undefined;
   #bounds: number[] | undefined;
 
-  constructor(text: string) {
+  constructor(text: string, bytes: Buffer | undefined) {
     this.#text = text;
+    this.#bytes = bytes;
+    this.allUtf8 = bytes === undefined;
   }
 
   textOf(index: number): string {
-    const text = this.#text ?? released();
-    this.#bounds ??= arrayElementBounds(text);
-    const start = this.#bounds[2 * index];
-    const end = this.#bounds[2 * index + 1];
-    if (start === undefined || end === undefined) throw new RangeError(`no row ${index} in this batch`);
-    return text.slice(start, end);
+    const [start, end] = this.#boundsOf(index);
+    return this.#bytes === undefined
+      ? (this.#text ?? released()).slice(start, end)
+      : this.#bytes.toString('utf8', start, end);
   }
 
-  isUtf8(): boolean {
-    return true;
+  isUtf8(index: number): boolean {
+    const [start, end] = this.#boundsOf(index);
+    return this.#bytes === undefined || isUtf8(this.#bytes.subarray(start, end));
   }
 
   release(): void {
     this.#text = undefined;
-    this.#bounds = undefined;
-  }
-}
-
-/**
- * The row texts of a batch with bytes that are not UTF-8: split on the bytes (read as latin1, one
- * code unit a byte), each row decoded on its own — the same text as its slice of the whole
- * decoding, because every cut is at an ASCII byte, where a UTF-8 decoder starts afresh.
- */
-class MixedElementTexts implements RowTexts {
-  readonly allUtf8 = false;
-  #bytes: Buffer | undefined;
-  #bounds: number[] | undefined;
-
-  constructor(bytes: Buffer) {
-    this.#bytes = bytes;
-  }
-
-  textOf(index: number): string {
-    const [bytes, start, end] = this.#boundsOf(index);
-    return bytes.toString('utf8', start, end);
-  }
-
-  isUtf8(index: number): boolean {
-    const [bytes, start, end] = this.#boundsOf(index);
-    return isUtf8(bytes.subarray(start, end));
-  }
-
-  release(): void {
     this.#bytes = undefined;
     this.#bounds = undefined;
   }
 
-  #boundsOf(index: number): [Buffer, number, number] {
-    const bytes = this.#bytes ?? released();
-    this.#bounds ??= arrayElementBounds(bytes.toString('latin1'));
+  #boundsOf(index: number): [number, number] {
+    const text = this.#text ?? released();
+    this.#bounds ??= arrayElementBounds(this.#bytes === undefined ? text : this.#bytes.toString('latin1'));
     const start = this.#bounds[2 * index];
     const end = this.#bounds[2 * index + 1];
     if (start === undefined || end === undefined) throw new RangeError(`no row ${index} in this batch`);
-    return [bytes, start, end];
+    return [start, end];
   }
 }
 
@@ -85,5 +64,5 @@ function released(): never {
  * the caller reuses its buffer.
  */
 export function arrayElementTexts(text: string, bytes: Uint8Array): RowTexts {
-  return isUtf8(bytes) ? new Utf8ElementTexts(text) : new MixedElementTexts(Buffer.from(bytes));
+  return new ElementTexts(text, isUtf8(bytes) ? undefined : Buffer.from(bytes));
 }
