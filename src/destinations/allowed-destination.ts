@@ -12,7 +12,7 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { ExportConfig } from '../config.js';
-import { DestinationNotAllowedError } from './destination-errors.js';
+import { DestinationNotAllowedError, errnoCode } from './destination-errors.js';
 import { parseDestination, type ParsedDestination } from './parse-destination.js';
 import { printable } from './safe-names.js';
 
@@ -30,11 +30,6 @@ export function describeDestination(destination: ParsedDestination): string {
     : `s3://${destination.bucket}/${destination.prefix}`;
 }
 
-function errnoCode(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : 'error';
-}
-
 type RealPath = { readonly real: string } | { readonly unresolved: string };
 
 /**
@@ -48,7 +43,7 @@ async function realPathOf(path: string): Promise<RealPath> {
     try {
       return { real: join(await realpath(current), ...missing) };
     } catch (error) {
-      const code = errnoCode(error);
+      const code = errnoCode(error) ?? 'error';
       if (code !== 'ENOENT' && code !== 'ENOTDIR')
         return { unresolved: `its real path cannot be resolved (${code})` };
       const present = await lstat(current).then(
@@ -92,15 +87,17 @@ export async function assertDestinationAllowed(
     if (roots.some((root) => root.kind === 's3' && s3Within(root, asked))) return asked;
     throw new DestinationNotAllowedError(`destination ${shown} is not allowed: it is outside ${allowed}`);
   }
-  const target = await realPathOf(asked.dir);
-  if ('unresolved' in target) {
-    throw new DestinationNotAllowedError(`destination ${shown} is not allowed: ${target.unresolved}`);
+  const localRoots = roots.filter((root) => root.kind === 'local');
+  const [target, ...resolvedRoots] = await Promise.all([
+    realPathOf(asked.dir),
+    ...localRoots.map((root) => realPathOf(root.dir)),
+  ]);
+  if (target === undefined || 'unresolved' in target) {
+    throw new DestinationNotAllowedError(
+      `destination ${shown} is not allowed: ${target?.unresolved ?? 'no part of it exists'}`,
+    );
   }
-  for (const root of roots) {
-    if (root.kind !== 'local') continue;
-    const resolvedRoot = await realPathOf(root.dir);
-    if ('real' in resolvedRoot && isWithin(resolvedRoot.real, target.real)) return asked;
-  }
+  if (resolvedRoots.some((root) => 'real' in root && isWithin(root.real, target.real))) return asked;
   // The real path goes to the details (logs), not the message an API caller reads.
   const how = target.real === asked.dir ? 'it is' : 'its real path (symlinks followed) is';
   throw new DestinationNotAllowedError(`destination ${shown} is not allowed: ${how} outside ${allowed}`, {

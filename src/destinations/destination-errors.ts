@@ -99,7 +99,7 @@ const FS_HINTS: Readonly<Record<string, string>> = {
   ENAMETOOLONG: 'the path is too long',
 };
 
-function errnoCode(error: unknown): string | undefined {
+export function errnoCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
 }
