@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
-    setupFiles: ['test/support/no-console.ts'],
+    setupFiles: ['test/support/no-console.ts', 'test/support/leak-guard-setup.ts'],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -14,10 +14,14 @@ export interface BenchLine {
   readonly rssLimitMb: number;
   /** Rate from the in-process stage time rather than the process's wall time. */
   readonly byStageTime: boolean;
+  /** Measured against a sandbox whose every row is its own user (--cardinality). */
+  readonly userPerRow?: boolean;
 }
 
 export const EXPORT_RSS_LIMIT_MB = 250;
 export const CLIENT_RSS_LIMIT_MB = 150;
+/** Issue 14: every row its own user, 3M rows, at most 300 MB. */
+export const CARDINALITY_RSS_LIMIT_MB = 300;
 
 const LINES: Record<string, BenchLine> = {
   ceiling: {
@@ -66,6 +70,35 @@ const LINES: Record<string, BenchLine> = {
     rssLimitMb: EXPORT_RSS_LIMIT_MB,
     byStageTime: false,
   },
+  parquet: {
+    name: 'parquet e2e',
+    kind: 'parquet',
+    what: '`run --format parquet`',
+    rssLimitMb: EXPORT_RSS_LIMIT_MB,
+    byStageTime: false,
+  },
+  'csv,parquet': {
+    name: 'csv+parquet e2e',
+    kind: 'csv,parquet',
+    what: '`run --format csv,parquet`',
+    rssLimitMb: EXPORT_RSS_LIMIT_MB,
+    byStageTime: false,
+  },
+  duckdb: {
+    name: 'duckdb',
+    kind: 'duckdb',
+    what: 'the peer: DuckDB, the same report bytes from a local file to a CSV with local times',
+    rssLimitMb: Number.POSITIVE_INFINITY,
+    byStageTime: false,
+  },
+  cardinality: {
+    name: 'csv e2e, user per row',
+    kind: 'csv',
+    what: '`run --format csv`, every row its own user',
+    rssLimitMb: CARDINALITY_RSS_LIMIT_MB,
+    byStageTime: false,
+    userPerRow: true,
+  },
   'xlsx-render': {
     name: 'xlsx stage',
     kind: 'xlsx-render',
@@ -82,16 +115,21 @@ function line(kind: string): BenchLine {
   return found;
 }
 
-/** The lines of a default run for the given e2e formats ('csv', 'xlsx' or 'csv,xlsx'; undefined: csv and csv,xlsx). */
-export function headlineLines(formats: string | undefined): BenchLine[] {
+/**
+ * The lines of a default run for the given e2e formats ('csv', 'xlsx' or 'csv,xlsx'; undefined:
+ * csv and csv,xlsx), DuckDB's among them, and the every-row-its-own-user line when asked.
+ */
+export function headlineLines(formats: string | undefined, cardinality = false): BenchLine[] {
   const e2e = formats === undefined ? ['csv', 'csv,xlsx'] : [formats];
   const wantsXlsx = e2e.some((f) => f.includes('xlsx'));
   return [
     line('ceiling'),
     line('ingest'),
     line('stages'),
+    line('duckdb'),
     ...e2e.map(line),
     ...(wantsXlsx ? [line('xlsx-render')] : []),
+    ...(cardinality ? [line('cardinality')] : []),
   ];
 }
 
@@ -105,6 +143,11 @@ export function clientLines(): BenchLine[] {
 
 export function e2eLine(formats: string | undefined): BenchLine {
   return line(formats ?? 'csv,xlsx');
+}
+
+/** The speed-up Amdahl's law gives on `cores` cores when `serial` of the work cannot run in parallel. */
+export function amdahlSpeedUp(serial: number, cores: number): number {
+  return 1 / (serial + (1 - serial) / cores);
 }
 
 export function rowsPerSecond(bench: BenchLine, result: MeasureResult): number {

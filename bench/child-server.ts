@@ -2,6 +2,12 @@
 // stopped with SIGTERM; ready once it prints "<what> listening on <url>".
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The CLI the bench runs (from dist/bench/). */
+export const BIN = fileURLToPath(new URL('../../bin/shift-export.js', import.meta.url));
+/** The last day of the sandbox's report: every bench asks for the same fixed span. */
+export const SANDBOX_END_DATE = '2024-03-31';
 
 export interface ChildServer {
   readonly url: string;
@@ -20,7 +26,7 @@ export function startChildServer(args: readonly string[], env: NodeJS.ProcessEnv
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       const url = / listening on (\S+)/.exec(out)?.[1];
-      if (url !== undefined) resolve({ url, stop: () => stop(child) });
+      if (url !== undefined) resolve({ url, stop: () => stopChild(child) });
     });
     child.once('error', reject);
     child.once('exit', (code) =>
@@ -29,7 +35,29 @@ export function startChildServer(args: readonly string[], env: NodeJS.ProcessEnv
   });
 }
 
-function stop(child: ChildProcess): Promise<void> {
+/** The sandbox (fixed seed) with `rows` rows over `days` days ending SANDBOX_END_DATE. */
+export function startBenchSandbox(
+  rows: number,
+  days: number,
+  extra: readonly string[] = [],
+): Promise<ChildServer> {
+  return startChildServer([
+    BIN,
+    'sandbox',
+    '--port',
+    '0',
+    '--rows',
+    String(rows),
+    '--end-date',
+    SANDBOX_END_DATE,
+    '--days',
+    String(days),
+    ...extra,
+  ]);
+}
+
+/** SIGTERM, resolved once the process has exited. */
+export function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());

@@ -22,7 +22,10 @@ export const MEASURE_KINDS = [
   'csv',
   'xlsx',
   'csv,xlsx',
+  'parquet',
+  'csv,parquet',
   'xlsx-render',
+  'duckdb',
 ] as const;
 export type MeasureKind = (typeof MEASURE_KINDS)[number];
 
@@ -35,6 +38,10 @@ export interface MeasureInput {
   readonly rows: number;
   /** --dest: a local temp folder or an s3:// URL; the S3 variables come with the environment. */
   readonly dest: string;
+  /** duckdb: the report's bytes in a local file, its row count, and DuckDB's threads. */
+  readonly reportFile?: string;
+  readonly reportRows?: number;
+  readonly threads?: number;
 }
 
 export interface MeasureOutcome {
@@ -68,6 +75,8 @@ export async function measure(input: MeasureInput): Promise<MeasureOutcome> {
       return stages(input);
     case 'xlsx-render':
       return xlsxRender(input);
+    case 'duckdb':
+      return duckdb(input);
     default:
       return exportEndToEnd(input, input.kind);
   }
@@ -101,12 +110,10 @@ async function stages(input: MeasureInput): Promise<MeasureOutcome> {
   try {
     const divisions = await client.listDivisions({ fields: ['dirs'] });
     const pipeline = new ShiftPipeline({ period: input.period, divisions: divisionDirectory(divisions) });
-    let exported = 0;
-    const sink = { shift: () => void exported++, rejected: () => undefined };
     let stageMs = 0;
     for await (const batch of client.readShifts({ window: upstreamWindow(input.period) })) {
       const t0 = performance.now();
-      pipeline.processBatch(batch, sink);
+      pipeline.processBatch(batch);
       stageMs += performance.now() - t0;
     }
     const t0 = performance.now();
@@ -152,6 +159,28 @@ async function exportEndToEnd(input: MeasureInput, format: string): Promise<Meas
     return { rows: fetched === undefined ? input.rows : Number(fetched.replaceAll(',', '')) };
   } finally {
     if (local) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The peer: DuckDB from the report file to a CSV with local times (duckdb-export.ts). */
+async function duckdb(input: MeasureInput): Promise<MeasureOutcome> {
+  if (input.reportFile === undefined || input.reportRows === undefined)
+    throw new Error('duckdb: no report file');
+  // Always a local folder: DuckDB writes files, and an s3:// dest is for the export lines.
+  const local = input.dest !== '' && !input.dest.startsWith('s3://') ? input.dest : tmpdir();
+  const dir = mkdtempSync(join(local, 'bench-duckdb-'));
+  try {
+    const { duckdbCsvExport } = await import('./duckdb-export.js');
+    await duckdbCsvExport({
+      reportFile: input.reportFile,
+      csvFile: join(dir, 'shifts.csv'),
+      period: input.period,
+      threads: input.threads ?? 2,
+    });
+    // Rows read, as the export lines count them (its CSV holds the rows inside the period).
+    return { rows: input.reportRows };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -208,15 +237,11 @@ async function sampleRecords(input: MeasureInput, wanted: number): Promise<Shift
   try {
     const divisions = await client.listDivisions({ fields: ['dirs'] });
     const pipeline = new ShiftPipeline({ period: input.period, divisions: divisionDirectory(divisions) });
-    const sink = {
-      shift: (r: ShiftRecord) => void (records.length < wanted && records.push(r)),
-      rejected: () => undefined,
-    };
     for await (const batch of client.readShifts({ window: upstreamWindow(input.period) })) {
-      pipeline.processBatch(batch, sink);
+      for (const record of pipeline.processBatch(batch).shifts) records.push(record);
       if (records.length >= wanted) break;
     }
-    return records;
+    return records.slice(0, wanted);
   } finally {
     await client.close();
   }

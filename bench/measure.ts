@@ -3,8 +3,8 @@
 // CPU time (all threads) and peak RSS belong to this run alone.
 
 import { performance } from 'node:perf_hooks';
-import { limitHeapGrowth } from '../src/heap-growth.js';
 import { measure, type MeasureInput } from './measure-kinds.js';
+import { mainThreadCpuMs } from './thread-cpu.js';
 
 export interface MeasureResult {
   readonly kind: string;
@@ -12,23 +12,26 @@ export interface MeasureResult {
   readonly bytes?: number;
   readonly wallMs: number;
   readonly cpuMs: number;
+  /** CPU of the main thread alone (Linux); cpuMs counts every thread. */
+  readonly mainThreadCpuMs?: number;
   readonly stageMs?: number;
   readonly peakRssMb: number;
 }
 
-// As the CLI does, so that every line measures the heap the product runs with.
-limitHeapGrowth();
 const input = JSON.parse(process.argv[2] ?? '{}') as MeasureInput;
 const cpu0 = process.cpuUsage();
+const main0 = mainThreadCpuMs();
 const t0 = performance.now();
 const outcome = await measure(input);
 const wallMs = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
+const main1 = mainThreadCpuMs();
 const result: MeasureResult = {
   kind: input.kind,
   ...outcome,
   wallMs,
   cpuMs: (cpu.user + cpu.system) / 1000,
+  ...(main0 === undefined || main1 === undefined ? {} : { mainThreadCpuMs: main1 - main0 }),
   // maxRSS is in kilobytes.
   peakRssMb: process.resourceUsage().maxRSS / 1024,
 };

@@ -1,7 +1,7 @@
 // The bench's tables, as text: one line per measurement next to its target and the ceiling, and
 // the scale table (time per row, peak RSS per size).
 
-import type { BenchLine } from './bench-lines.js';
+import { amdahlSpeedUp, type BenchLine } from './bench-lines.js';
 import type { MeasureResult } from './measure.js';
 
 export interface LineSummary {
@@ -11,6 +11,8 @@ export interface LineSummary {
   readonly rowsPerSecond: number;
   readonly wallMs: number;
   readonly cpuMs: number;
+  /** Main-thread CPU / all threads' CPU (undefined off Linux). */
+  readonly serialFraction: number | undefined;
   readonly peakRssMb: number;
   readonly runs: readonly MeasureResult[];
 }
@@ -30,8 +32,21 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
   return [fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt)].join('\n');
 }
 
+const ratio = (n: number, of: number | undefined): string =>
+  of === undefined ? '' : `${(n / of).toFixed(2)}×`;
+
+/** The serial fraction and the speed-ups it allows at 4, 8 and 16 cores (Amdahl). */
+function amdahl(serial: number | undefined): string[] {
+  if (serial === undefined) return ['', ''];
+  return [
+    serial.toFixed(2),
+    [4, 8, 16].map((cores) => `${amdahlSpeedUp(serial, cores).toFixed(1)}`).join(' / '),
+  ];
+}
+
 export function formatLineTable(summaries: readonly LineSummary[]): string {
   const ceiling = summaries.find((s) => s.line.kind === 'ceiling')?.rowsPerSecond;
+  const duckdb = summaries.find((s) => s.line.kind === 'duckdb')?.rowsPerSecond;
   const rows = summaries.map((s) => [
     s.line.name,
     int(s.rows),
@@ -41,6 +56,8 @@ export function formatLineTable(summaries: readonly LineSummary[]): string {
     ((s.cpuMs * 1000) / Math.max(1, s.rows)).toFixed(1),
     s.peakRssMb.toFixed(0),
     ceiling === undefined ? '' : `${((s.rowsPerSecond / ceiling) * 100).toFixed(0)}%`,
+    ratio(s.rowsPerSecond, duckdb),
+    ...amdahl(s.serialFraction),
     s.line.targetRowsPerSecond === undefined ? '' : `≥ ${int(s.line.targetRowsPerSecond)}`,
     verdict(s),
   ]);
@@ -54,6 +71,9 @@ export function formatLineTable(summaries: readonly LineSummary[]): string {
       'CPU µs/row',
       'peak RSS MB',
       'of ceiling',
+      'of duckdb',
+      'serial',
+      'Amdahl ×4/8/16 cores',
       'target rows/s',
       '',
     ],

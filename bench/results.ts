@@ -56,13 +56,18 @@ function historyRow(record: BenchRecord): string {
     return `| ${date} | ${node} | scale, ${record.scale[0]?.summary.line.name ?? ''}: ${cells.join('; ')} |  |  |  |  |  |  |  |`;
   }
   const by = (kind: string): LineSummary | undefined => record.lines?.find((l) => l.line.kind === kind);
+  // The export's lines only: not the ceiling, not the peer, not the every-row-its-own-user line.
   const rss = Math.max(
-    ...(record.lines ?? []).filter((l) => l.line.kind !== 'ceiling').map((l) => l.peakRssMb),
+    ...(record.lines ?? [])
+      .filter((l) => l.line.kind !== 'ceiling' && l.line.kind !== 'duckdb' && l.line.userPerRow !== true)
+      .map((l) => l.peakRssMb),
   );
   const rows = record.lines?.[0]?.rows;
   const cells = ['ceiling', 'ingest', 'stages', 'csv', 'csv,xlsx', 'xlsx-render'].map((kind) =>
     k(by(kind)?.rowsPerSecond),
   );
   const runs = String(record.options['runs'] ?? '');
-  return `| ${date} | ${node} | ${k(rows)} rows, ${String(record.options['dest'])}, ${runs} run(s) | ${cells.join(' | ')} | ${rss.toFixed(0)} |`;
+  const duckdb = by('duckdb');
+  const peer = duckdb === undefined ? '' : `, duckdb ${k(duckdb.rowsPerSecond)}`;
+  return `| ${date} | ${node} | ${k(rows)} rows, ${String(record.options['dest'])}, ${runs} run(s)${peer} | ${cells.join(' | ')} | ${rss.toFixed(0)} |`;
 }

@@ -6,16 +6,23 @@
 //   --runs N          runs per line, medians printed (default 3; 1 with --scale)
 //   --scale           e2e at 100k, 300k, 1M and 3M rows: time per row and peak RSS
 //   --sizes A,B,..    the sizes of --scale instead (e.g. 100000,300000)
+//   --cardinality     adds the line `csv e2e, user per row` (a sandbox whose every row is its own
+//                     user); with --scale, that line at every size
+//   --threads N       DuckDB's threads on the duckdb line (default 2)
 //   --client          the client alone (ceiling, ingest): rows/s and peak RSS, RSS < 150 MB
-//   --lines K,K,..    only these lines, by kind (ceiling, ingest, stages, csv, xlsx, csv,xlsx is
-//                     written csv+xlsx here, xlsx-render)
+//   --lines K,K,..    only these lines, by kind (ceiling, ingest, stages, duckdb, csv, xlsx,
+//                     csv,xlsx is written csv+xlsx here, parquet, csv+parquet, xlsx-render,
+//                     cardinality)
 //   --no-record       print only: no bench/results/*.json, no README history row (CI smoke)
 //
 // The sandbox runs in a child process; each measured run in another (measure.ts), so its CPU time
-// and peak RSS are its own.
+// and peak RSS are its own. For the duckdb line the report is downloaded once into a temp file
+// first (report-file.ts), and DuckDB reads that.
 
 import { execFileSync } from 'node:child_process';
-import { cpus, freemem, totalmem } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, freemem, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { formatDay, parseDay } from '../src/domain/civil-time.js';
@@ -29,23 +36,28 @@ import {
   rowsPerSecond,
   type BenchLine,
 } from './bench-lines.js';
-import { startChildServer, type ChildServer } from './child-server.js';
+import {
+  SANDBOX_END_DATE as END_DATE,
+  startBenchSandbox,
+  startChildServer,
+  type ChildServer,
+} from './child-server.js';
 import type { MeasureInput } from './measure-kinds.js';
 import type { MeasureResult } from './measure.js';
 import { formatLineTable, formatScaleTable, type LineSummary, type ScaleSummary } from './report.js';
+import { downloadReport, type ReportFile } from './report-file.js';
 import { recordResults } from './results.js';
 
-const BIN = fileURLToPath(new URL('../../bin/shift-export.js', import.meta.url));
 const MEASURE = fileURLToPath(new URL('./measure.js', import.meta.url));
 const S3_SERVER = fileURLToPath(new URL('./s3-server.js', import.meta.url));
 const TOKEN = 'sandbox-admin';
-const END_DATE = '2024-03-31';
 const DAYS = 28;
 const SCALE_ROWS = [100_000, 300_000, 1_000_000, 3_000_000];
 
 const USAGE =
   'usage: npm run bench -- [--rows N] [--runs N] [--formats csv|xlsx|csv,xlsx] [--dest local|s3]\n' +
-  '                        [--lines K,K..] [--scale [--sizes A,B..]] [--client] [--no-record]\n' +
+  '                        [--lines K,K..] [--scale [--sizes A,B..]] [--cardinality] [--threads N]\n' +
+  '                        [--client] [--no-record]\n' +
   '(each flag is described at the top of bench/run.ts and in bench/README.md)';
 
 /** A bad flag stops the bench with one line that names it. */
@@ -73,6 +85,8 @@ function parse() {
       scale: { type: 'boolean', default: false },
       client: { type: 'boolean', default: false },
       sizes: { type: 'string' },
+      cardinality: { type: 'boolean', default: false },
+      threads: { type: 'string', default: '2' },
       lines: { type: 'string' },
       'no-record': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -87,6 +101,7 @@ if (values.help) {
 }
 const rows = wholeNumber(values.rows, '--rows');
 const runs = wholeNumber(values.runs, '--runs');
+const duckdbThreads = wholeNumber(values.threads, '--threads');
 if (values.dest !== 'local' && values.dest !== 's3')
   usageError(`--dest must be local or s3, not ${values.dest}`);
 const lastDay = parseDay(END_DATE) ?? 0;
@@ -98,7 +113,8 @@ function wholeNumber(text: string, flag: string): number {
 }
 
 function measureOnce(input: MeasureInput, env: NodeJS.ProcessEnv): MeasureResult {
-  const out = execFileSync(process.execPath, [MEASURE, JSON.stringify(input)], {
+  // With the bench's own V8 flags (`node --flag dist/bench/run.js`), as the product's command line gives them.
+  const out = execFileSync(process.execPath, [...process.execArgv, MEASURE, JSON.stringify(input)], {
     encoding: 'utf8',
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -110,20 +126,10 @@ function measureOnce(input: MeasureInput, env: NodeJS.ProcessEnv): MeasureResult
 
 async function withServers<T>(
   reportRows: number,
-  use: (sandbox: string, s3: { dest: string; env: NodeJS.ProcessEnv }) => T,
+  userPerRow: boolean,
+  use: (sandbox: string, s3: { dest: string; env: NodeJS.ProcessEnv }) => T | Promise<T>,
 ): Promise<T> {
-  const sandbox = await startChildServer([
-    BIN,
-    'sandbox',
-    '--port',
-    '0',
-    '--rows',
-    String(reportRows),
-    '--end-date',
-    END_DATE,
-    '--days',
-    String(DAYS),
-  ]);
+  const sandbox = await startBenchSandbox(reportRows, DAYS, userPerRow ? ['--user-per-row'] : []);
   let s3: ChildServer | undefined;
   try {
     let target = { dest: '', env: {} as NodeJS.ProcessEnv };
@@ -140,7 +146,7 @@ async function withServers<T>(
         },
       };
     }
-    return use(sandbox.url, target);
+    return await use(sandbox.url, target);
   } finally {
     await s3?.stop();
     await sandbox.stop();
@@ -154,34 +160,67 @@ function summarise(line: BenchLine, results: MeasureResult[]): LineSummary {
     rowsPerSecond: median(results.map((r) => rowsPerSecond(line, r))),
     wallMs: median(results.map((r) => r.wallMs)),
     cpuMs: median(results.map((r) => r.cpuMs)),
+    serialFraction: results.every((r) => r.mainThreadCpuMs !== undefined)
+      ? median(results.map((r) => (r.mainThreadCpuMs ?? 0) / Math.max(1, r.cpuMs)))
+      : undefined,
     peakRssMb: Math.max(...results.map((r) => r.peakRssMb)),
     runs: results,
   };
 }
 
-function measureLines(
+/** The lines in their order, each group of lines on one sandbox (a user per row or not) measured on its own. */
+async function measureLines(
   lines: readonly BenchLine[],
   reportRows: number,
   timesEach: number,
 ): Promise<LineSummary[]> {
-  return withServers(reportRows, (url, target) =>
-    lines.map((line) => {
-      const results: MeasureResult[] = [];
-      for (let i = 0; i < timesEach; i++) {
-        const input: MeasureInput = {
-          kind: line.kind,
-          url,
-          token: TOKEN,
-          period,
-          rows: reportRows,
-          dest: target.dest,
-        };
-        results.push(measureOnce(input, target.env));
-        process.stderr.write(`  ${line.name} run ${i + 1}/${timesEach} done\n`);
+  const summaries = new Map<BenchLine, LineSummary>();
+  for (const userPerRow of [false, true]) {
+    const group = lines.filter((line) => (line.userPerRow === true) === userPerRow);
+    if (group.length === 0) continue;
+    const measured = await measureOnSandbox(group, reportRows, timesEach, userPerRow);
+    group.forEach((line, i) => summaries.set(line, measured[i] as LineSummary));
+  }
+  return lines.map((line) => summaries.get(line) as LineSummary);
+}
+
+function measureOnSandbox(
+  lines: readonly BenchLine[],
+  reportRows: number,
+  timesEach: number,
+  userPerRow: boolean,
+): Promise<LineSummary[]> {
+  return withServers(reportRows, userPerRow, async (url, target) => {
+    const scratch = mkdtempSync(join(tmpdir(), 'bench-report-'));
+    try {
+      let report: ReportFile | undefined;
+      if (lines.some((line) => line.kind === 'duckdb')) {
+        report = await downloadReport(url, TOKEN, period, join(scratch, 'report.json'));
+        process.stderr.write(`  report downloaded for duckdb: ${report.rows} rows\n`);
       }
-      return summarise(line, results);
-    }),
-  );
+      return lines.map((line) => {
+        const results: MeasureResult[] = [];
+        for (let i = 0; i < timesEach; i++) {
+          const input: MeasureInput = {
+            kind: line.kind,
+            url,
+            token: TOKEN,
+            period,
+            rows: reportRows,
+            dest: target.dest,
+            ...(line.kind === 'duckdb' && report !== undefined
+              ? { reportFile: report.path, reportRows: report.rows, threads: duckdbThreads }
+              : {}),
+          };
+          results.push(measureOnce(input, line.kind === 'duckdb' ? {} : target.env));
+          process.stderr.write(`  ${line.name} run ${i + 1}/${timesEach} done\n`);
+        }
+        return summarise(line, results);
+      });
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
 }
 
 function machine(): Record<string, unknown> {
@@ -203,7 +242,10 @@ const facts = machine();
 process.stderr.write(`bench: ${JSON.stringify(facts)}\n`);
 if (values.scale) {
   const scale: ScaleSummary[] = [];
-  const line = orUsageError(() => e2eLine(values.formats));
+  const line = orUsageError(() =>
+    values.cardinality ? linesByKind(['cardinality'])[0] : e2eLine(values.formats),
+  );
+  if (line === undefined) usageError('no line to scale');
   const sizes =
     values.sizes === undefined
       ? SCALE_ROWS
@@ -222,7 +264,7 @@ if (values.scale) {
       ? clientLines()
       : values.lines !== undefined
         ? linesByKind(values.lines.split(',').map((kind) => kind.trim().replace('+', ',')))
-        : headlineLines(values.formats),
+        : headlineLines(values.formats, values.cardinality),
   );
   process.stderr.write(
     `bench: ${rows} rows, ${runs} run(s) per line, period ${period.from}..${period.to}, dest ${values.dest}\n`,

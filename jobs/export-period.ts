@@ -1,24 +1,26 @@
 // The processor of `export-period` jobs: check the job's data (jobs outlive deploys, and anyone who
 // reaches Redis or the dashboard can write one), refuse a destination outside EXPORT_DEST and
 // EXPORT_DEST_ALLOW, then run the same PeriodExport as `shift-export run` (src/export/
-// period-export.ts) — upstream from WFM_*, files to the job's dest or EXPORT_DEST — with progress
-// throttled onto the job, the BullMQ AbortSignal passed down (so a cancelled job aborts its
-// uploads), and a compact summary of the published manifest as the job's result. Counters for
-// /metrics go to Redis when the attempt ends.
+// period-export.ts) on a thread of its own (export-thread.ts) — upstream from WFM_*, files to the
+// job's dest or EXPORT_DEST — with progress throttled onto the job, the BullMQ AbortSignal passed
+// down (so a cancelled job aborts its uploads), and a compact summary of the published manifest as
+// the job's result. Counters for /metrics go to Redis when the attempt ends.
 
-import type { Job } from 'bullmq';
-import type { Redis } from 'ioredis';
-import type { ConnectedWfmConfig, ExportConfig, S3Config } from '../src/config.js';
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { RedisClient } from '../src/queue/redis-connection.js';
+import type { ConnectedWfmConfig, ExportConfig, LogLevel, S3Config } from '../src/config.js';
 import { assertDestinationAllowed, destinationRoots } from '../src/destinations/allowed-destination.js';
+import { parseDestination } from '../src/destination-address.js';
+import { ShiftExportError } from '../src/errors.js';
 import { parsePeriod } from '../src/domain/period.js';
-import { PeriodExport } from '../src/export/period-export.js';
 import type { ExportProgress } from '../src/export/progress.js';
 import type { Logger } from '../src/logger.js';
-import { exportJobResult, type ExportJobResult } from '../src/queue/export-job-result.js';
+import type { ExportJobResult } from '../src/queue/export-job-result.js';
 import { exportJobDataSchema, parseJobData } from '../src/queue/export-job-data.js';
-import { recordExportOutcome, type ExportOutcome } from '../src/queue/export-metrics.js';
-import { isShutdownAbort } from '../src/queue/job-failure.js';
+import { recordExportOutcome } from '../src/queue/export-metrics.js';
+import { isShutdownAbort, TransientJobError } from '../src/queue/job-failure.js';
 import { throttle } from '../src/queue/progress-throttle.js';
+import { exportInThread } from './export-thread.js';
 
 export interface ExportPeriodDeps {
   readonly exportConfig: ExportConfig;
@@ -27,7 +29,7 @@ export interface ExportPeriodDeps {
   readonly s3Config: () => S3Config;
   readonly logger: Logger;
   /** Where the shared /metrics counters live; absent: not recorded. */
-  readonly metrics?: { readonly redis: Redis; readonly prefix: string };
+  readonly metrics?: { readonly redis: RedisClient; readonly prefix: string };
   /** Smallest time between two progress writes (default 1000 ms). */
   readonly progressIntervalMs?: number;
 }
@@ -39,57 +41,61 @@ export function createExportProcessor(
   return async (job, _token, signal) => {
     const log = deps.logger.child({ jobId: job.id, attempt: job.attemptsMade + 1 });
     const data = parseJobData(exportJobDataSchema, job.data, 'export');
-    const period = parsePeriod(data.from, data.to, deps.exportConfig.maxDays);
+    // Checked here too, so that a job that can never run fails before a thread starts. Job data
+    // names its members `from` and `to`, as an API body does.
+    parsePeriod(data.from, data.to, {
+      maxDays: deps.exportConfig.maxDays,
+      fields: { from: 'from', to: 'to' },
+    });
     // Here, where the writing happens: whoever put the job into Redis, it writes nowhere else.
+    // Three checks, each before writes the others do not cover: this one before the destination's
+    // check() (mkdir and a probe file; and the only one for S3), begin()'s before the first export
+    // file (the divisions are fetched in between), beforeSealing's before the manifest and link.
     const destText = data.dest ?? deps.exportConfig.dest;
     await assertDestinationAllowed(destText, roots);
-    let upstreamRetries = 0;
-    const periodExport = await PeriodExport.open({
-      dest: destText,
-      roots,
-      exportConfig: deps.exportConfig,
-      wfm: deps.wfm,
-      s3Config: deps.s3Config,
-      logger: log,
-      onUpstreamRetry: () => void upstreamRetries++,
-    });
+    const s3 = parseDestination(destText).kind === 's3' ? deps.s3Config() : undefined;
     const progress = throttle<ExportProgress>((p) => {
       job
-        .updateProgress({ phase: p.phase, rows: p.rows, exported: p.exported, rejected: p.rejected })
+        .updateProgress({
+          phase: p.phase,
+          rows: p.rows,
+          exported: p.exported,
+          rejected: p.rejected,
+          attempt: job.attemptsStarted,
+        })
         .catch((error: unknown) => {
           log.warn({ err: error }, 'could not record the job progress');
         });
     }, deps.progressIntervalMs ?? 1000);
-    let outcome: ExportOutcome = { status: 'failed', upstreamRetries: 0 };
-    try {
-      const { result, published } = await periodExport.run(
-        { period, formats: data.formats },
-        { onProgress: (p) => progress.push(p), signal },
+    const input = {
+      from: data.from,
+      to: data.to,
+      formats: data.formats,
+      dest: destText,
+      exportConfig: deps.exportConfig,
+      wfm: deps.wfm,
+      s3,
+      logLevel: deps.logger.level as LogLevel,
+    };
+    const settled = await exportInThread(input, {
+      jobId: job.id,
+      log,
+      onProgress: (p) => progress.push(p),
+      signal,
+    });
+    progress.cancel();
+    // A job handed back at shutdown did not fail: it runs again elsewhere.
+    if (deps.metrics !== undefined && !isShutdownAbort(signal)) {
+      await recordExportOutcome(deps.metrics.redis, deps.metrics.prefix, settled.outcome).catch(
+        (error: unknown) => {
+          log.warn({ err: error }, 'could not record export metrics');
+        },
       );
-      const summary = exportJobResult(result, published);
-      outcome = {
-        status: 'completed',
-        upstreamRetries,
-        durationMs: result.durationMs,
-        counts: result.manifest.counts,
-      };
-      return summary;
-    } catch (error) {
-      outcome = { status: 'failed', upstreamRetries };
-      throw error;
-    } finally {
-      const { wireBytes, decodedBytes } = periodExport.upstreamTraffic;
-      outcome = { ...outcome, upstreamBytes: { wire: wireBytes, decoded: decodedBytes } };
-      progress.cancel();
-      await periodExport.close().catch(() => undefined);
-      // A job handed back at shutdown did not fail: it runs again elsewhere.
-      if (deps.metrics !== undefined && !isShutdownAbort(signal)) {
-        await recordExportOutcome(deps.metrics.redis, deps.metrics.prefix, outcome).catch(
-          (error: unknown) => {
-            log.warn({ err: error }, 'could not record export metrics');
-          },
-        );
-      }
     }
+    if (settled.type === 'completed') return settled.summary;
+    const { line, terminal, error } = settled.failure;
+    // The thread's error again, so the worker's failure handling (notifications) sees its code.
+    if (error !== undefined) throw new ShiftExportError(error.code, error.message, { retryable: !terminal });
+    throw terminal ? new UnrecoverableError(line) : new TransientJobError(line);
   };
 }

@@ -6,6 +6,7 @@
 import {
   loadExportConfig,
   loadLogLevel,
+  loadNotifyConfig,
   loadQueueConfig,
   loadS3Config,
   loadScheduleConfig,
@@ -13,6 +14,7 @@ import {
   requireUpstream,
 } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
+import { secretValuesOf } from '../src/redact-secrets.js';
 import { loadQueueTuning } from '../src/config.js';
 import { parseFlags, type Command } from '../src/cli/command.js';
 
@@ -22,18 +24,23 @@ export const workerCommand: Command = {
   help: `
 Usage: shift-export worker
 
-Runs a BullMQ worker on the queue "shift-exports" in REDIS_URL: it takes export jobs (from
+Runs a BullMQ worker on the queue "shift-exports" in Redis (REDIS_URL, or REDIS_CLUSTER_NODES, or
+REDIS_SENTINELS with REDIS_SENTINEL_NAME): it takes export jobs (from
 \`enqueue\`, \`backfill\`, the control API and the nightly schedule) and writes each export to the
 job's destination or EXPORT_DEST. A job whose destination lies outside EXPORT_DEST and
 EXPORT_DEST_ALLOW (real paths compared) fails at once with DEST_NOT_ALLOWED, whoever queued it. At start it registers the nightly schedule (NIGHTLY_CRON in
 NIGHTLY_TZ: yesterday plus LOOKBACK_DAYS days before it, each re-exported every night).
 
 Run as many workers as you like, on as many machines, against the same Redis: each takes
-WORKER_CONCURRENCY jobs at a time; a job runs on one worker at a time.
+WORKER_CONCURRENCY jobs at a time, each export on a thread of its own (so up to that many cores);
+a job runs on one worker at a time.
 
 On SIGTERM or SIGINT the worker takes no new job, lets running exports finish within
 SHUTDOWN_GRACE_MS, then aborts them (nothing is published) and hands them back to the queue for
 another worker; a second signal skips the wait. Exit code 0 once stopped; 2 for bad configuration.
+
+With NOTIFY_WEBHOOK_URL set it also delivers webhooks (export.published, export.failed,
+backfill.completed) from the queue "shift-export-notifications", retried NOTIFY_ATTEMPTS times.
 
 Needs WFM_BASE_URL and WFM_TOKEN (or WFM_TOKEN_FILE); logs JSON lines to stderr (LOG_LEVEL).
 
@@ -49,6 +56,7 @@ Examples:
     const schedule = loadScheduleConfig(io.env);
     const exportConfig = loadExportConfig(io.env);
     const wfm = requireUpstream(loadWfmConfig(io.env));
+    const notify = loadNotifyConfig(io.env);
     const logger = createLogger({
       level: loadLogLevel(io.env),
       destination: io.stderr,
@@ -58,7 +66,7 @@ Examples:
       import('../src/queue/redis-connection.js'),
       import('./worker.js'),
     ]);
-    const connection = await connectRedis(queueConfig.redisUrl, {
+    const connection = await connectRedis(queueConfig.redis, {
       role: 'worker',
       connectTimeoutMs: tuning.redisConnectTimeoutMs,
       logger,
@@ -73,6 +81,7 @@ Examples:
       wfm,
       s3Config: () => loadS3Config(io.env),
       logger,
+      notify: { config: notify, knownSecrets: secretValuesOf(io.env) },
     });
     const stopped = new Promise<boolean>((resolve) => {
       const onSignal = (signal: NodeJS.Signals): void =>

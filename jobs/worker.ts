@@ -7,13 +7,17 @@
 // leaves its job locked; when the lock expires (WORKER_LOCK_DURATION_MS) another worker's stall
 // check puts it back, and since an export publishes its manifest last, nothing partial was visible.
 // Every closing step is bounded, so a worker whose Redis is unreachable still stops when told to.
+// With NOTIFY_WEBHOOK_URL set, a job's outcome that is an event (job-notifications.ts) is handed to
+// the queue `shift-export-notifications` after the processor, and a second BullMQ Worker on that
+// queue delivers it (notify.ts): a slow receiver never holds an export slot.
 
 import { hostname } from 'node:os';
 import { UnrecoverableError, WaitingError, Worker, type Job, type Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../src/queue/redis-connection.js';
 import type {
   ConnectedWfmConfig,
   ExportConfig,
+  NotifyConfig,
   QueueConfig,
   S3Config,
   ScheduleConfig,
@@ -21,14 +25,21 @@ import type {
 import type { Logger } from '../src/logger.js';
 import { openExportQueue } from '../src/queue/export-queue.js';
 import { isShutdownAbort, SHUTDOWN_REASON, toJobFailure } from '../src/queue/job-failure.js';
-import { EXPORT_QUEUE_NAME, JOB_NAMES } from '../src/queue/queue-names.js';
+import { EXPORT_QUEUE_NAME, JOB_NAMES, NOTIFY_QUEUE_NAME } from '../src/queue/queue-names.js';
+import { openNotificationQueue, QueuedNotifier } from '../src/notify/notification-queue.js';
+import { webhookTargets } from '../src/notify/webhook-target.js';
 import type { QueueTuning } from '../src/config.js';
 import { closeRedis } from '../src/queue/redis-connection.js';
 import { settleWithin } from '../src/settle-within.js';
 import { backoffStrategy } from '../src/queue/retry-backoff.js';
 import { createBackfillProcessor } from './backfill.js';
 import { createExportProcessor } from './export-period.js';
+import { jobNotifications, type JobNotifications } from './job-notifications.js';
 import { createNightlyProcessor, upsertNightlySchedule } from './nightly.js';
+import { createNotifyProcessor } from './notify.js';
+
+/** Webhook deliveries one worker process runs at once (each waits at most NOTIFY_TIMEOUT_MS). */
+export const NOTIFY_CONCURRENCY = 4;
 
 /** How long handing jobs back may take after the grace period before the worker gives up on it. */
 export const HAND_BACK_TIMEOUT_MS = 15_000;
@@ -37,7 +48,7 @@ export const CLOSE_STEP_TIMEOUT_MS = 3_000;
 
 export interface ExportWorkerOptions {
   /** A worker-role connection (maxRetriesPerRequest: null); the worker closes it when it stops. */
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   readonly queueConfig: QueueConfig;
   readonly tuning: QueueTuning;
   readonly schedule: ScheduleConfig;
@@ -47,11 +58,19 @@ export interface ExportWorkerOptions {
   readonly logger: Logger;
   /** Smallest time between two progress writes of a job (default 1000 ms). */
   readonly progressIntervalMs?: number;
+  /** Webhooks (NOTIFY_*); absent or without URLs: no notifications. */
+  readonly notify?: {
+    readonly config: NotifyConfig;
+    /** Values of secret-named variables, scrubbed from failure messages. */
+    readonly knownSecrets: readonly string[];
+  };
 }
 
 export interface RunningExportWorker {
   readonly worker: Worker;
   readonly queue: Queue;
+  /** The worker of `shift-export-notifications`, when NOTIFY_WEBHOOK_URL is set. */
+  readonly notifyWorker: Worker | undefined;
   /**
    * Stops taking jobs, lets running ones finish within the grace period, then aborts and hands
    * them back, closes the connections. Resolves true when everything closed in time. A second call
@@ -89,6 +108,8 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
     }),
   };
 
+  const notifications = startNotifications(options);
+
   /** Jobs in the processor now: with none, stopping has nothing to wait for. */
   let running = 0;
   // Three parameters: BullMQ passes the AbortSignal only to processors that declare it.
@@ -100,14 +121,18 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
       );
     running++;
     try {
-      return await processor(job, token, signal);
+      const value = await processor(job, token, signal);
+      await notifications?.events.completed(job, value);
+      return value;
     } catch (error) {
       if (isShutdownAbort(signal) && token !== undefined) {
         await job.moveToWait(token);
         logger.info({ jobId: job.id }, 'job handed back to the queue');
         throw new WaitingError();
       }
-      throw toJobFailure(error);
+      const failure = toJobFailure(error);
+      await notifications?.events.failed(job, error, failure);
+      throw failure;
     } finally {
       running--;
     }
@@ -127,24 +152,36 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
   worker.on('error', (error) => logger.error({ err: error }, 'worker error'));
   worker.on('active', (job) => logger.info({ jobId: job.id, name: job.name, data: job.data }, 'job started'));
   worker.on('completed', (job) => logger.info({ jobId: job.id, name: job.name }, 'job completed'));
-  worker.on('failed', (job, error) =>
+  worker.on('failed', (job, error) => {
     logger.warn(
       { jobId: job?.id, name: job?.name, attemptsMade: job?.attemptsMade, reason: error.message },
       'job attempt failed',
-    ),
-  );
+    );
+    // Failed by BullMQ without running the processor: a job that stalled too often (its workers
+    // died with it). The processor's own failures were notified where they were thrown.
+    if (job?.deferredFailure !== undefined) void notifications?.events.failed(job, error, error);
+  });
   worker.on('stalled', (jobId) =>
     logger.warn({ jobId }, 'stalled job put back in the queue (its worker stopped renewing the lock)'),
   );
 
   await upsertNightlySchedule(queue, options.schedule, queueConfig);
   await worker.waitUntilReady();
+  if (notifications !== undefined) {
+    await notifications.worker.waitUntilReady();
+    void notifications.worker
+      .run()
+      .catch((error: unknown) =>
+        logger.error({ err: error }, 'notification worker loop ended with an error'),
+      );
+  }
   void worker
     .run()
     .catch((error: unknown) => logger.error({ err: error }, 'worker loop ended with an error'));
   logger.info(
     {
       queue: EXPORT_QUEUE_NAME,
+      redis: queueConfig.redis.where,
       prefix: queueConfig.prefix,
       concurrency: queueConfig.concurrency,
       nightly: options.schedule.enabled
@@ -154,6 +191,7 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
             lookbackDays: options.schedule.lookbackDays,
           }
         : false,
+      notify: notifications === undefined ? false : notifications.targets,
     },
     'worker started',
   );
@@ -199,7 +237,12 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
         );
       }
       await settleWithin(
-        Promise.all([inTime ? undefined : worker.close(true), queue.close()]),
+        Promise.all([
+          inTime ? undefined : worker.close(true),
+          queue.close(),
+          notifications?.worker.close(),
+          notifications?.queue.close(),
+        ]),
         CLOSE_STEP_TIMEOUT_MS,
       );
       await closeRedis(connection);
@@ -209,5 +252,59 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
     return stopping;
   };
 
-  return { worker, queue, stop };
+  return { worker, queue, notifyWorker: notifications?.worker, stop };
+}
+
+interface Notifications {
+  readonly events: JobNotifications;
+  readonly queue: Queue;
+  readonly worker: Worker;
+  /** What the start line shows of the receivers: scheme and host. */
+  readonly targets: readonly string[];
+}
+
+/**
+ * The notification queue and its worker on the same connection and prefix, when NOTIFY_WEBHOOK_URL
+ * names receivers. Deliveries have a worker of their own so a slow receiver never holds an export
+ * slot, and a stopped export worker does not strand them: they wait in Redis for the next worker.
+ */
+function startNotifications(options: ExportWorkerOptions): Notifications | undefined {
+  const { connection, queueConfig, tuning, logger } = options;
+  const config = options.notify?.config;
+  if (config === undefined || config.webhookUrls.length === 0) return undefined;
+  const targets = webhookTargets(config.webhookUrls);
+  const queue = openNotificationQueue(connection, {
+    prefix: queueConfig.prefix,
+    attempts: config.attempts,
+    backoffMs: config.backoffMs,
+  });
+  queue.on('error', (error) => logger.warn({ err: error }, 'notification queue error'));
+  const worker = new Worker(
+    NOTIFY_QUEUE_NAME,
+    createNotifyProcessor({
+      config,
+      targets,
+      s3Config: options.s3Config,
+      logger,
+      metrics: { redis: connection, prefix: queueConfig.prefix },
+    }),
+    {
+      connection,
+      prefix: queueConfig.prefix,
+      concurrency: NOTIFY_CONCURRENCY,
+      lockDuration: tuning.lockDurationMs,
+      stalledInterval: tuning.stalledIntervalMs,
+      settings: { backoffStrategy },
+      name: `${hostname()}-${process.pid}-notify`,
+      autorun: false,
+    },
+  );
+  worker.on('error', (error) => logger.error({ err: error }, 'notification worker error'));
+  const events = jobNotifications({
+    notifier: new QueuedNotifier(queue, targets, logger),
+    exportConfig: options.exportConfig,
+    knownSecrets: options.notify?.knownSecrets ?? [],
+    logger,
+  });
+  return { events, queue, worker, targets: targets.map((t) => t.shown) };
 }

@@ -37,13 +37,13 @@ try {
   );
   const dir = realpathSync(join(work, '2024-02-23_2024-02-29'));
   const out = join(work, 'lo');
-  // Filter options: comma, double quotes, UTF-8, from line 1, …, "save cell contents as shown", sheet 1 (Shifts).
+  // Filter options: comma, double quotes, UTF-8, from line 1, …, "save cell contents as shown", sheet 2 (Shifts, after the Overview).
   execFileSync(
     'soffice',
     [
       '--headless',
       '--convert-to',
-      'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,1',
+      'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,2',
       '--outdir',
       out,
       join(dir, 'shifts.xlsx'),

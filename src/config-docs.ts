@@ -10,8 +10,10 @@ export const CONFIG_TABLE_END = '<!-- config-table:end -->';
 export const REGENERATE_COMMAND = 'npm run docs:config';
 
 const ENV_EXAMPLE_HEADER = [
-  '# shift-export configuration. Every variable is optional unless noted; the values shown are the defaults.',
-  '# Copy to .env for docker-compose (which also reads MINIO_ROOT_USER, MINIO_ROOT_PASSWORD, SANDBOX_ROWS).',
+  '# shift-export configuration for a run without Docker. Every variable is optional unless noted; the values',
+  '# shown are the defaults. shift-export reads the environment, not this file: `set -a; . ./.env; set +a`.',
+  '# docker-compose reads .env too, but only the ${VARIABLES} docker-compose.yml names (their defaults equal',
+  '# these); it wires its containers itself and takes secrets from files (compose/dev-secrets/).',
   `# Written from the declarations in src/config.ts by \`${REGENERATE_COMMAND}\`: edit them, not this file.`,
 ];
 

@@ -8,14 +8,16 @@
 // (redact-secrets.ts: the value of a secret-named variable is not shown, other values lose URL
 // userinfo and password=… parameters, and so does zod's own text).
 
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { parseDestination } from './destinations/parse-destination.js';
+import { parseDestination } from './destination-address.js';
 import { ConfigError, ShiftExportError } from './errors.js';
+import { hasControlCharacters } from './one-line.js';
+import { resolveRedisTarget, type RedisTarget } from './redis-target.js';
 import {
   docOf,
   envVar,
   loadDeclared,
+  readFileNamedBy,
   variablesOf,
   type Declaration,
   type Env,
@@ -55,8 +57,6 @@ const httpUrl = z
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
 const visibleAscii = (what: string) =>
   z.string().regex(VISIBLE_ASCII, `must be printable ASCII without spaces or line breaks (${what})`);
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 /** A comma-separated list, trimmed, without empty entries. */
 const listOf = (text: string | undefined): string[] =>
   (text ?? '')
@@ -167,7 +167,7 @@ const wfmVariables = {
     'WFM_WINDOW_QUERY',
     z
       .string()
-      .refine((q) => !CONTROL_CHARACTERS.test(q), 'must not contain control characters')
+      .refine((q) => !hasControlCharacters(q), 'must not contain control characters')
       .default('start_time=gte.{from}&start_time=lt.{to}'),
     'Query template of the time-window filter; {from} and {to} become UTC LocalDateTimes. Empty: no filter (rows outside the period are still dropped).',
     { emptyIsAValue: true },
@@ -199,22 +199,9 @@ export function loadWfmConfig(env: Env = process.env): WfmConfig {
   return Object.freeze({ ...config, token });
 }
 
-/**
- * The token in `path`, without surrounding whitespace. The path is not shown in errors: a token
- * pasted into WFM_TOKEN_FILE by mistake would otherwise be printed.
- */
+/** The WFM token in `path`: one header-safe word. */
 function readTokenFile(path: string): string {
-  let token: string;
-  try {
-    token = readFileSync(path, 'utf8').trim();
-  } catch (error) {
-    throw new ConfigError(
-      `WFM_TOKEN_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): check the path it names`,
-      { variable: 'WFM_TOKEN_FILE' },
-    );
-  }
-  if (token === '')
-    throw new ConfigError('WFM_TOKEN_FILE names an empty file', { variable: 'WFM_TOKEN_FILE' });
+  const token = readFileNamedBy('WFM_TOKEN_FILE', path);
   if (!VISIBLE_ASCII.test(token)) {
     throw new ConfigError(
       'WFM_TOKEN_FILE holds a token with a line break, space or other character an HTTP header cannot carry (only surrounding whitespace is ignored)',
@@ -244,20 +231,23 @@ export function requireUpstream(config: WfmConfig): ConnectedWfmConfig {
 
 // --- export --------------------------------------------------------------------------------------
 
-export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
+export const EXPORT_FORMATS = ['csv', 'xlsx', 'parquet'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-/** Parses `csv,xlsx` into a sorted, de-duplicated list; `source` names the flag or variable. */
+/** Parses `csv,xlsx,parquet` into a sorted, de-duplicated list; `source` names the flag or variable. */
 export function parseFormats(text: string, source: string): ExportFormat[] {
   const parts = text
     .split(',')
     .map((p) => p.trim().toLowerCase())
     .filter((p) => p !== '');
-  if (parts.length === 0) throw new ConfigError(`${source} names no format (expected csv, xlsx or csv,xlsx)`);
+  if (parts.length === 0)
+    throw new ConfigError(
+      `${source} names no format (expected csv, xlsx, parquet or a comma-separated list of them)`,
+    );
   for (const p of parts) {
     if (!(EXPORT_FORMATS as readonly string[]).includes(p)) {
       throw new ConfigError(
-        `${source} has an unknown format ${JSON.stringify(p)} (expected csv, xlsx or csv,xlsx)`,
+        `${source} has an unknown format ${JSON.stringify(p)} (expected csv, xlsx, parquet or a comma-separated list of them)`,
       );
     }
   }
@@ -284,7 +274,7 @@ const exportVariables = {
     z
       .string()
       .refine((d) => !hasUserinfo(d), 'must not contain credentials (S3 credentials come from the AWS chain)')
-      .refine((d) => !CONTROL_CHARACTERS.test(d), 'must not contain control characters')
+      .refine((d) => !hasControlCharacters(d), 'must not contain control characters')
       .default('./exports'),
     'Where exports go: a folder, or s3://bucket/prefix.',
   ),
@@ -303,9 +293,14 @@ const exportVariables = {
       .string()
       .default('csv,xlsx')
       .transform((text): readonly ExportFormat[] => Object.freeze(parseFormats(text, 'EXPORT_FORMATS'))),
-    'Formats written when none are asked for: csv, xlsx or both.',
+    'Formats written when none are asked for: csv, xlsx, parquet, comma-separated.',
   ),
   maxDays: envVar('EXPORT_MAX_DAYS', int(1, 3660, 31), 'Longest period one export may cover, in days.'),
+  memoryMb: envVar(
+    'EXPORT_MEMORY_MB',
+    int(1, 1_048_576, 160),
+    'Megabytes the user and shop statistics of one export may hold in memory; beyond, they spill to sorted runs in the temp folder (TMPDIR) and are merged at the end, exact all the same.',
+  ),
   csvDelimiter: envVar(
     'CSV_DELIMITER',
     z
@@ -313,6 +308,18 @@ const exportVariables = {
       .default(',')
       .transform((d) => (d === 'tab' ? '\t' : d)),
     'CSV field delimiter: "," or ";" (what Excel expects in many European locales) or "tab".',
+  ),
+  /** Resolved by loadExportConfig: undefined here means "follow CSV_DELIMITER". */
+  csvDecimal: envVar(
+    'CSV_DECIMAL',
+    z.enum(['.', ',']).optional(),
+    'Decimal separator of every non-integer number in the CSV files (hours, rates, medians, coordinates): "." or ",". A "," needs CSV_DELIMITER ";" or "tab".',
+    { docDefault: '"," when CSV_DELIMITER is ";", else "."' },
+  ),
+  csvCompression: envVar(
+    'CSV_COMPRESSION',
+    z.enum(['none', 'gzip']).default('none'),
+    'Compression of the CSV files: "none", or "gzip" to write *.csv.gz (streamed; on S3 stored with Content-Encoding: gzip and Content-Type text/csv).',
   ),
   csvBom: envVar(
     'CSV_BOM',
@@ -326,10 +333,21 @@ const exportVariables = {
   ),
 };
 
-export type ExportConfig = Loaded<typeof exportVariables>;
+export type ExportConfig = Omit<Loaded<typeof exportVariables>, 'csvDecimal'> & {
+  readonly csvDecimal: '.' | ',';
+};
 
 export function loadExportConfig(env: Env = process.env): ExportConfig {
-  return loadDeclared(env, exportVariables);
+  const config = loadDeclared(env, exportVariables);
+  // A decimal comma is what a `;` delimiter is chosen for: European locales read both.
+  const csvDecimal = config.csvDecimal ?? (config.csvDelimiter === ';' ? ',' : '.');
+  if (csvDecimal === ',' && config.csvDelimiter === ',') {
+    throw new ConfigError(
+      'CSV_DECIMAL "," needs CSV_DELIMITER ";" or "tab": with "," both, every decimal would split into two cells',
+      { variable: 'CSV_DECIMAL' },
+    );
+  }
+  return Object.freeze({ ...config, csvDecimal });
 }
 
 // --- s3 ------------------------------------------------------------------------------------------
@@ -366,12 +384,75 @@ const s3Variables = {
     int(5, 5120, 8).transform((mb) => mb * 1024 * 1024),
     'Multipart upload part size (5..5120 MiB). Memory per file is about 4 parts.',
   ),
+  publicEndpoint: envVar(
+    'S3_PUBLIC_ENDPOINT',
+    httpUrl.optional(),
+    "Endpoint the API's presigned download URLs are signed for, when clients reach S3 by another address than S3_ENDPOINT (docker-compose: http://localhost:9000 for minio:9000).",
+    { docDefault: '(S3_ENDPOINT)' },
+  ),
+  /** Resolved with secretAccessKeyFile into `credentials` by loadS3Config. */
+  accessKeyIdFile: envVar(
+    'S3_ACCESS_KEY_ID_FILE',
+    z.string().optional(),
+    'File holding the S3 access key id (with S3_SECRET_ACCESS_KEY_FILE); unset, credentials come from the AWS chain (AWS_ACCESS_KEY_ID, profiles, roles).',
+  ),
+  secretAccessKeyFile: envVar(
+    'S3_SECRET_ACCESS_KEY_FILE',
+    z.string().optional(),
+    'File holding the S3 secret access key (with S3_ACCESS_KEY_ID_FILE); surrounding whitespace is ignored. Never logged.',
+  ),
+  /** Which older versions of a period a publish deletes (s3-publication.ts). */
+  retention: {
+    keepVersions: envVar(
+      'S3_KEEP_VERSIONS',
+      int(2, 1000, 2),
+      'Versions of a period kept on S3 after a publish: the new one, the one it replaced (downloads in flight) and the newest others up to this number (at least 2). Older ones are deleted by the next publish of the period.',
+    ),
+    minAgeMs: envVar(
+      'S3_KEEP_MIN_AGE_MINUTES',
+      int(0, 525_600, 60).transform((minutes) => minutes * 60_000),
+      'A version beyond S3_KEEP_VERSIONS is deleted only once its newest file is this many minutes older than the new manifest: another worker may still be writing it.',
+    ),
+  },
 };
 
-export type S3Config = Loaded<typeof s3Variables>;
+/** Static S3 credentials read from the *_FILE variables; otherwise the AWS chain applies. */
+export interface S3Credentials {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+}
+
+export type S3Config = Omit<Loaded<typeof s3Variables>, 'accessKeyIdFile' | 'secretAccessKeyFile'> & {
+  readonly credentials?: S3Credentials | undefined;
+};
 
 export function loadS3Config(env: Env = process.env): S3Config {
-  return loadDeclared(env, s3Variables);
+  const { accessKeyIdFile, secretAccessKeyFile, ...config } = loadDeclared(env, s3Variables);
+  if ((accessKeyIdFile === undefined) !== (secretAccessKeyFile === undefined)) {
+    const [set, unset] =
+      accessKeyIdFile === undefined
+        ? ['S3_SECRET_ACCESS_KEY_FILE', 'S3_ACCESS_KEY_ID_FILE']
+        : ['S3_ACCESS_KEY_ID_FILE', 'S3_SECRET_ACCESS_KEY_FILE'];
+    throw new ConfigError(`${set} is set without ${unset}: the two go together`, { variable: set });
+  }
+  if (accessKeyIdFile === undefined || secretAccessKeyFile === undefined) return Object.freeze(config);
+  const credentials = Object.freeze({
+    accessKeyId: readVisibleSecretFile(accessKeyIdFile, 'S3_ACCESS_KEY_ID_FILE'),
+    secretAccessKey: readVisibleSecretFile(secretAccessKeyFile, 'S3_SECRET_ACCESS_KEY_FILE'),
+  });
+  return Object.freeze({ ...config, credentials });
+}
+
+/** A secret file's text that must be one printable-ASCII word (a key, a token). */
+function readVisibleSecretFile(path: string, variable: string): string {
+  const text = readFileNamedBy(variable, path);
+  if (!VISIBLE_ASCII.test(text)) {
+    throw new ConfigError(
+      `${variable} holds a line break, space or other character outside printable ASCII (only surrounding whitespace is ignored)`,
+      { variable },
+    );
+  }
+  return text;
 }
 
 // --- queue -------------------------------------------------------------------------------------
@@ -393,7 +474,46 @@ const queueVariables = {
       .string()
       .default('redis://127.0.0.1:6379')
       .refine(isRedisUrl, 'must be a redis:// or rediss:// URL with a host, e.g. redis://127.0.0.1:6379'),
-    'Redis of the job queue: redis://[user:password@]host[:port][/db] or rediss://… (TLS).',
+    'Redis of the job queue: redis://[user:password@]host[:port][/db] or rediss://… (TLS). Ignored when REDIS_CLUSTER_NODES or REDIS_SENTINELS is set.',
+  ),
+  passwordFile: envVar(
+    'REDIS_PASSWORD_FILE',
+    z.string().optional(),
+    'File holding the Redis password (surrounding whitespace ignored), for any of the three shapes; not together with a password in REDIS_URL.',
+  ),
+  clusterNodes: envVar(
+    'REDIS_CLUSTER_NODES',
+    z.string().optional(),
+    'Redis Cluster seed nodes, host:port,host:port,… (any one is enough; the rest of the cluster is discovered). Replaces REDIS_URL; QUEUE_PREFIX must then be a {hash-tag}.',
+  ),
+  sentinels: envVar(
+    'REDIS_SENTINELS',
+    z.string().optional(),
+    'Redis Sentinels, host:port,host:port,…: the queue uses the primary they name REDIS_SENTINEL_NAME and follows it across failovers. Replaces REDIS_URL; not together with REDIS_CLUSTER_NODES.',
+  ),
+  sentinelPasswordFile: envVar(
+    'REDIS_SENTINEL_PASSWORD_FILE',
+    z.string().optional(),
+    "File holding the password of the Sentinels themselves (their requirepass), when they ask for one; only with REDIS_SENTINELS. The primary's password is REDIS_PASSWORD_FILE.",
+  ),
+  sentinelName: envVar(
+    'REDIS_SENTINEL_NAME',
+    visibleAscii('a Sentinel master name such as mymaster').optional(),
+    'Name of the primary the Sentinels in REDIS_SENTINELS monitor.',
+  ),
+  tls: envVar(
+    'REDIS_TLS',
+    z
+      .enum(['true', 'false', '1', '0', 'yes', 'no'])
+      .transform((v) => v === 'true' || v === '1' || v === 'yes')
+      .optional(),
+    'Connect with TLS (server certificate and host name checked) to the cluster nodes, the Sentinels and the primary, or the REDIS_URL host; a rediss:// REDIS_URL turns it on too.',
+    { docDefault: '(off; on for a rediss:// REDIS_URL)' },
+  ),
+  tlsCaFile: envVar(
+    'REDIS_TLS_CA_FILE',
+    z.string().optional(),
+    "PEM file of the CA that signed the Redis servers' certificates (instead of the system CAs); needs TLS on.",
   ),
   prefix: envVar(
     'QUEUE_PREFIX',
@@ -401,7 +521,7 @@ const queueVariables = {
       .string()
       .regex(/^\{[^{}:]+\}$|^[^{}:\s]+$/, 'must be a name without ":" (a {hash-tag} for Redis Cluster)')
       .default('{shift-export}'),
-    'BullMQ key prefix (a hash tag, so it works on Redis Cluster).',
+    'BullMQ key prefix. A {hash-tag} puts every key of the queue in one Redis Cluster slot, which a cluster requires.',
   ),
   concurrency: envVar('WORKER_CONCURRENCY', int(1, 64, 1), 'Exports one worker process runs at once.'),
   attempts: envVar('JOB_ATTEMPTS', int(1, 100, 5), 'Attempts of a job whose failure is transient.'),
@@ -417,10 +537,43 @@ const queueVariables = {
   ),
 };
 
-export type QueueConfig = Loaded<typeof queueVariables>;
+type RedisFields =
+  | 'redisUrl'
+  | 'passwordFile'
+  | 'clusterNodes'
+  | 'sentinels'
+  | 'sentinelPasswordFile'
+  | 'sentinelName'
+  | 'tls'
+  | 'tlsCaFile';
+
+/** The queue's settings; the Redis variables are resolved into one `redis` target (redis-target.ts). */
+export type QueueConfig = Omit<Loaded<typeof queueVariables>, RedisFields> & { readonly redis: RedisTarget };
 
 export function loadQueueConfig(env: Env = process.env): QueueConfig {
-  return loadDeclared(env, queueVariables);
+  const {
+    redisUrl,
+    passwordFile,
+    clusterNodes,
+    sentinels,
+    sentinelPasswordFile,
+    sentinelName,
+    tls,
+    tlsCaFile,
+    ...queue
+  } = loadDeclared(env, queueVariables);
+  const redis = resolveRedisTarget({
+    url: redisUrl,
+    passwordFile,
+    clusterNodes,
+    sentinels,
+    sentinelPasswordFile,
+    sentinelName,
+    tls,
+    tlsCaFile,
+    prefix: queue.prefix,
+  });
+  return Object.freeze({ ...queue, redis });
 }
 
 /** How long to wait for Redis, and the job lock and stall-check intervals (short in tests). */
@@ -493,23 +646,41 @@ export function loadScheduleConfig(env: Env = process.env): ScheduleConfig {
 
 // --- api -----------------------------------------------------------------------------------------
 
-/** The API's bearer tokens; without one the API would be open, so it does not start. */
-function parseApiTokens(text: string | undefined): readonly string[] {
-  const tokens = listOf(text);
+/**
+ * The API's bearer tokens from API_TOKENS, else API_TOKENS_FILE (comma- or line-separated); without
+ * one the API would be open, so it does not start.
+ */
+function resolveApiTokens(text: string | undefined, file: string | undefined): readonly string[] {
+  const variable = text === undefined && file !== undefined ? 'API_TOKENS_FILE' : 'API_TOKENS';
+  const tokens =
+    variable === 'API_TOKENS_FILE' && file !== undefined
+      ? listOf(readFileNamedBy(variable, file).replace(/\r?\n/g, ','))
+      : listOf(text);
   if (tokens.length === 0) {
-    throw new ConfigError('API_TOKENS is not set: give the control API at least one bearer token', {
-      variable: 'API_TOKENS',
-    });
+    throw new ConfigError(
+      'API_TOKENS is not set (nor API_TOKENS_FILE): give the control API at least one bearer token',
+      { variable },
+    );
   }
   if (!tokens.every((t) => VISIBLE_ASCII.test(t))) {
     // A client could never send such a token in its Authorization header.
     throw new ConfigError(
-      'API_TOKENS has a token with a space, line break or other character an HTTP header cannot carry',
-      { variable: 'API_TOKENS' },
+      `${variable} has a token with a space, line break or other character an HTTP header cannot carry`,
+      { variable },
+    );
+  }
+  if (tokens.some((t) => t.length < MIN_API_TOKEN_LENGTH)) {
+    // A short token can be guessed; the message names the variable, never the token.
+    throw new ConfigError(
+      `${variable} has a token shorter than ${MIN_API_TOKEN_LENGTH} characters: use long random tokens (e.g. openssl rand -hex 24)`,
+      { variable },
     );
   }
   return Object.freeze(tokens);
 }
+
+/** The shortest bearer token the API accepts. */
+export const MIN_API_TOKEN_LENGTH = 16;
 
 const apiVariables = {
   host: envVar(
@@ -518,11 +689,17 @@ const apiVariables = {
     'Address the control API listens on.',
   ),
   port: envVar('API_PORT', int(0, 65_535, 3000), 'Port of the control API.'),
+  /** Resolved with tokensFile by loadApiConfig. */
   tokens: envVar(
     'API_TOKENS',
-    z.string().optional().transform(parseApiTokens),
-    'Comma-separated bearer tokens accepted by the control API and dashboard.',
+    z.string().optional(),
+    'Comma-separated bearer tokens accepted by the control API and dashboard, each at least 16 characters.',
     { docDefault: '(none: the API refuses to start)' },
+  ),
+  tokensFile: envVar(
+    'API_TOKENS_FILE',
+    z.string().optional(),
+    'File holding the API tokens, comma- or line-separated (used when API_TOKENS is unset).',
   ),
   bodyLimitBytes: envVar(
     'API_BODY_LIMIT_BYTES',
@@ -536,10 +713,95 @@ const apiVariables = {
   ),
 };
 
-export type ApiConfig = Loaded<typeof apiVariables>;
+export type ApiConfig = Omit<Loaded<typeof apiVariables>, 'tokens' | 'tokensFile'> & {
+  readonly tokens: readonly string[];
+};
 
 export function loadApiConfig(env: Env = process.env): ApiConfig {
-  return loadDeclared(env, apiVariables);
+  const { tokens, tokensFile, ...config } = loadDeclared(env, apiVariables);
+  return Object.freeze({ ...config, tokens: resolveApiTokens(tokens, tokensFile) });
+}
+
+// --- notify --------------------------------------------------------------------------------------
+
+/**
+ * A webhook URL as an error may show it: scheme, host and port, credentials as `***` and the path
+ * elided, because chat webhooks (Slack, Teams) carry their secret in the path.
+ */
+function shownWebhookUrl(url: URL): string {
+  const userinfo = url.username !== '' || url.password !== '' ? '***@' : '';
+  return `${url.protocol}//${userinfo}${url.host}/…`;
+}
+
+/** NOTIFY_WEBHOOK_URL: each entry an absolute http(s) URL; a bad one named by its place and origin. */
+function parseWebhookUrls(text: string | undefined): readonly string[] {
+  const entries = listOf(text);
+  entries.forEach((entry, i) => {
+    const which = entries.length === 1 ? 'its URL' : `entry ${i + 1}`;
+    let url: URL;
+    try {
+      url = new URL(entry);
+    } catch {
+      throw new ConfigError(
+        `NOTIFY_WEBHOOK_URL is invalid: ${which} is not a URL (expected https://host/path, comma-separated)`,
+        { variable: 'NOTIFY_WEBHOOK_URL' },
+      );
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new ConfigError(
+        `NOTIFY_WEBHOOK_URL is invalid: ${which} (${shownWebhookUrl(url)}) must start with http:// or https://`,
+        { variable: 'NOTIFY_WEBHOOK_URL' },
+      );
+    }
+    if (hasControlCharacters(entry) || /\s/.test(entry)) {
+      throw new ConfigError(
+        `NOTIFY_WEBHOOK_URL is invalid: ${which} (${shownWebhookUrl(url)}) has a space or control character`,
+        { variable: 'NOTIFY_WEBHOOK_URL' },
+      );
+    }
+  });
+  return Object.freeze(entries);
+}
+
+const notifyVariables = {
+  webhookUrls: envVar(
+    'NOTIFY_WEBHOOK_URL',
+    z.string().optional().transform(parseWebhookUrls),
+    'Comma-separated webhook URLs that get a JSON POST on export.published, export.failed and backfill.completed (Slack and Teams incoming webhooks show its text field). Unset: no notifications. Never logged beyond scheme and host.',
+  ),
+  secret: envVar(
+    'NOTIFY_WEBHOOK_SECRET',
+    visibleAscii('a line break or space is a paste error, not part of a key')
+      .min(16, 'must be at least 16 characters')
+      .optional(),
+    'Key of the HMAC-SHA256 of each raw body, sent as X-Shift-Export-Signature: sha256=<hex>: at least 16 printable ASCII characters. Unset: notifications are not signed.',
+  ),
+  timeoutMs: envVar(
+    'NOTIFY_TIMEOUT_MS',
+    int(100, 600_000, 10_000),
+    'Longest time one webhook POST may take (connect, headers and body).',
+  ),
+  attempts: envVar(
+    'NOTIFY_ATTEMPTS',
+    int(1, 100, 8),
+    'Attempts of a notification by the worker (a job of its own per event and URL) on network errors, timeouts, 408, 429 and 5xx; `run` makes at most 3 within 15 s.',
+  ),
+  backoffMs: envVar(
+    'NOTIFY_BACKOFF_MS',
+    int(0, 86_400_000, 5_000),
+    'First retry delay of a notification by the worker; doubles each attempt, half fixed and half random, at most 1 h.',
+  ),
+  linkExpiresSeconds: envVar(
+    'NOTIFY_LINK_EXPIRES_SECONDS',
+    int(1, 7 * 24 * 3600, 24 * 3600),
+    'Lifetime of the presigned S3 file links in a notification (at most 7 days; temporary credentials may end them sooner).',
+  ),
+};
+
+export type NotifyConfig = Loaded<typeof notifyVariables>;
+
+export function loadNotifyConfig(env: Env = process.env): NotifyConfig {
+  return loadDeclared(env, notifyVariables);
 }
 
 // --- log -----------------------------------------------------------------------------------------
@@ -570,6 +832,7 @@ export const CONFIG_SLICES = [
   { heading: 'Waiting for Redis, job locks and stalled jobs', variables: queueTuningVariables },
   { heading: 'Nightly schedule', variables: scheduleVariables },
   { heading: 'Control API and dashboard', variables: apiVariables },
+  { heading: 'Notifications (webhooks)', variables: notifyVariables },
   { heading: 'Logging', variables: logVariables },
 ] as const;
 

@@ -5,6 +5,7 @@
 // and its docs (README's table, .env.example: src/config-docs.ts) are read from the same schemas.
 // Values are passed in: src/config.ts stays the only reader of process.env.
 
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
 import { redactSecrets, secretValuesOf, shownValue } from './redact-secrets.js';
@@ -21,7 +22,7 @@ export class EnvVar<N extends string = string, S extends z.ZodType = z.ZodType> 
   ) {}
 }
 
-export interface EnvVarOptions {
+interface EnvVarOptions {
   /** The default as the docs show it, for a variable whose schema has no default value. */
   readonly docDefault?: string;
   readonly emptyIsAValue?: boolean;
@@ -113,4 +114,29 @@ function defaultOf(schema: z.ZodType): unknown {
   if (schema instanceof z.ZodDefault) return schema.def.defaultValue;
   if (schema instanceof z.ZodPipe) return defaultOf(schema.in as z.ZodType);
   return undefined;
+}
+
+/**
+ * The contents of the file a `*_FILE` variable names (a compose or Kubernetes secret, a CA), without
+ * surrounding whitespace. The path is not shown in errors: a secret pasted into the variable by
+ * mistake would otherwise be printed. `what` says what the file should hold, for the empty case.
+ */
+export function readFileNamedBy(variable: string, path: string, what?: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8').trim();
+  } catch (error) {
+    throw new ConfigError(
+      `${variable} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): check the path it names`,
+      { variable },
+    );
+  }
+  if (text === '')
+    throw new ConfigError(
+      `${variable} names an empty file${what === undefined ? '' : ` (expected ${what})`}`,
+      {
+        variable,
+      },
+    );
+  return text;
 }

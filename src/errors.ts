@@ -10,7 +10,7 @@ export interface ShiftExportErrorOptions {
   readonly retryable?: boolean;
   readonly cause?: unknown;
   /** Extra facts for logs and job failures. Never put a secret here. */
-  readonly details?: Readonly<Record<string, unknown>>;
+  readonly details?: Readonly<Record<string, unknown>> | undefined;
 }
 
 export class ShiftExportError extends Error {
@@ -38,14 +38,14 @@ export class ShiftExportError extends Error {
  */
 export class ConfigError extends ShiftExportError {
   constructor(message: string, details?: Record<string, unknown>) {
-    super('CONFIG_INVALID', redactSecrets(message), details === undefined ? {} : { details });
+    super('CONFIG_INVALID', redactSecrets(message), { details });
   }
 }
 
 /** The export was asked for something impossible (bad period, unknown format...). Never retryable. */
 export class InvalidRequestError extends ShiftExportError {
   constructor(message: string, details?: Record<string, unknown>) {
-    super('REQUEST_INVALID', message, details === undefined ? {} : { details });
+    super('REQUEST_INVALID', message, { details });
   }
 }
 

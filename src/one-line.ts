@@ -11,6 +11,12 @@
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
+/** C0 and C1 control characters, DEL included: never in a path, key, header or query template. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+
+export const hasControlCharacters = (text: string): boolean => CONTROL_CHARACTERS.test(text);
+
 function escape(char: string): string {
   return `\\u{${(char.codePointAt(0) ?? 0).toString(16)}}`;
 }

@@ -7,6 +7,7 @@ import {
   loadApiConfig,
   loadExportConfig,
   loadLogLevel,
+  loadNotifyConfig,
   loadQueueConfig,
   loadQueueTuning,
   loadS3Config,
@@ -113,6 +114,18 @@ describe('config', () => {
     expect(configError(() => loadExportConfig({ CSV_DELIMITER: '|' })).message).toContain('CSV_DELIMITER');
   });
 
+  it('writes a decimal comma with a ";" delimiter unless CSV_DECIMAL says otherwise', () => {
+    expect(loadExportConfig({}).csvDecimal).toBe('.');
+    expect(loadExportConfig({ CSV_DELIMITER: ';' }).csvDecimal).toBe(',');
+    expect(loadExportConfig({ CSV_DELIMITER: 'tab' }).csvDecimal).toBe('.');
+    expect(loadExportConfig({ CSV_DELIMITER: ';', CSV_DECIMAL: '.' }).csvDecimal).toBe('.');
+    expect(loadExportConfig({ CSV_DELIMITER: 'tab', CSV_DECIMAL: ',' }).csvDecimal).toBe(',');
+    expect(configError(() => loadExportConfig({ CSV_DECIMAL: ',' })).message).toMatch(
+      /^CSV_DECIMAL "," needs CSV_DELIMITER ";" or "tab"/,
+    );
+    expect(configError(() => loadExportConfig({ CSV_DECIMAL: ';' })).message).toContain('CSV_DECIMAL');
+  });
+
   it('reads the token from WFM_TOKEN_FILE, trimmed, and never shows it in errors', () => {
     const dir = mkdtempSync(join(tmpdir(), 'config-'));
     const file = join(dir, 'token');
@@ -128,7 +141,72 @@ describe('config', () => {
 
   it('refuses to start the API without a token and splits several', () => {
     expect(configError(() => loadApiConfig({})).message).toContain('API_TOKENS');
-    expect(loadApiConfig({ API_TOKENS: 'a, b ,c' }).tokens).toEqual(['a', 'b', 'c']);
+    const [a, b, c] = ['a'.repeat(16), 'b'.repeat(20), 'c'.repeat(32)];
+    expect(loadApiConfig({ API_TOKENS: `${a}, ${b} ,${c}` }).tokens).toEqual([a, b, c]);
+  });
+
+  it('refuses an API token shorter than 16 characters, naming the variable but not the token', () => {
+    const short = configError(() => loadApiConfig({ API_TOKENS: `${'x'.repeat(16)},Sup3rShort` }));
+    expect(short.toOneLine()).toMatch(/^CONFIG_INVALID: API_TOKENS has a token shorter than 16 characters/);
+    expect(short.toOneLine()).not.toContain('Sup3rShort');
+    expect(configError(() => loadApiConfig({ API_TOKENS: 'x' })).message).toContain('API_TOKENS');
+    expect(loadApiConfig({ API_TOKENS: 'x'.repeat(16) }).tokens).toEqual(['x'.repeat(16)]);
+  });
+
+  it('reads the API tokens from API_TOKENS_FILE, comma- or line-separated, when API_TOKENS is unset', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-'));
+    const file = join(dir, 'api-tokens');
+    writeFileSync(file, 'token-one-0123456, token-two-0123456\r\ntoken-three-012345\n');
+    expect(loadApiConfig({ API_TOKENS_FILE: file }).tokens).toEqual([
+      'token-one-0123456',
+      'token-two-0123456',
+      'token-three-012345',
+    ]);
+    expect(loadApiConfig({ API_TOKENS: 'from-env-01234567', API_TOKENS_FILE: file }).tokens).toEqual([
+      'from-env-01234567',
+    ]);
+    writeFileSync(file, 'short\n');
+    expect(configError(() => loadApiConfig({ API_TOKENS_FILE: file })).message).toContain(
+      'API_TOKENS_FILE has a token shorter than 16',
+    );
+    writeFileSync(file, 'Sup3r Secret\n');
+    const bad = configError(() => loadApiConfig({ API_TOKENS_FILE: file }));
+    expect(bad.toOneLine()).toMatch(/^CONFIG_INVALID: API_TOKENS_FILE has a token with a space/);
+    expect(bad.toOneLine()).not.toContain('Sup3r');
+    const pasted = configError(() => loadApiConfig({ API_TOKENS_FILE: 'Sup3rSecret' }));
+    expect(pasted.message).toContain('API_TOKENS_FILE cannot be read (ENOENT)');
+    expect(pasted.message).not.toContain('Sup3rSecret');
+  });
+
+  it('reads static S3 credentials from S3_ACCESS_KEY_ID_FILE and S3_SECRET_ACCESS_KEY_FILE, both or neither', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-'));
+    const keyId = join(dir, 'key-id');
+    const secret = join(dir, 'secret');
+    writeFileSync(keyId, 'AKIAEXAMPLE\n');
+    writeFileSync(secret, ' Sup3rSecretKey/+= \n');
+    expect(loadS3Config({}).credentials).toBeUndefined();
+    expect(
+      loadS3Config({ S3_ACCESS_KEY_ID_FILE: keyId, S3_SECRET_ACCESS_KEY_FILE: secret }).credentials,
+    ).toEqual({ accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'Sup3rSecretKey/+=' });
+    expect(configError(() => loadS3Config({ S3_ACCESS_KEY_ID_FILE: keyId })).toOneLine()).toMatch(
+      /^CONFIG_INVALID: S3_ACCESS_KEY_ID_FILE is set without S3_SECRET_ACCESS_KEY_FILE/,
+    );
+    writeFileSync(secret, 'Sup3r\nSecretKey\n');
+    const bad = configError(() =>
+      loadS3Config({ S3_ACCESS_KEY_ID_FILE: keyId, S3_SECRET_ACCESS_KEY_FILE: secret }),
+    );
+    expect(bad.toOneLine()).toMatch(/^CONFIG_INVALID: S3_SECRET_ACCESS_KEY_FILE holds a line break/);
+    expect(bad.toOneLine()).not.toContain('Sup3r');
+  });
+
+  it('takes S3_PUBLIC_ENDPOINT as the base URL presigned downloads are signed for', () => {
+    expect(loadS3Config({}).publicEndpoint).toBeUndefined();
+    expect(loadS3Config({ S3_PUBLIC_ENDPOINT: 'http://localhost:9000/' }).publicEndpoint).toBe(
+      'http://localhost:9000',
+    );
+    expect(configError(() => loadS3Config({ S3_PUBLIC_ENDPOINT: 'localhost:9000' })).message).toContain(
+      'S3_PUBLIC_ENDPOINT',
+    );
   });
 
   it('reads EXPORT_DEST_ALLOW as a list of destinations and refuses a malformed one by name', () => {
@@ -145,15 +223,19 @@ describe('config', () => {
   });
 
   it('keeps the dashboard read-only unless DASHBOARD_READ_ONLY is false', () => {
-    expect(loadApiConfig({ API_TOKENS: 't' }).dashboardReadOnly).toBe(true);
-    expect(loadApiConfig({ API_TOKENS: 't', DASHBOARD_READ_ONLY: 'false' }).dashboardReadOnly).toBe(false);
+    expect(loadApiConfig({ API_TOKENS: 'dashboard-token-0123' }).dashboardReadOnly).toBe(true);
     expect(
-      configError(() => loadApiConfig({ API_TOKENS: 't', DASHBOARD_READ_ONLY: 'maybe' })).message,
+      loadApiConfig({ API_TOKENS: 'dashboard-token-0123', DASHBOARD_READ_ONLY: 'false' }).dashboardReadOnly,
+    ).toBe(false);
+    expect(
+      configError(() => loadApiConfig({ API_TOKENS: 'dashboard-token-0123', DASHBOARD_READ_ONLY: 'maybe' }))
+        .message,
     ).toContain('DASHBOARD_READ_ONLY');
   });
 
   it('parses formats and refuses unknown ones by name', () => {
     expect(parseFormats('xlsx, CSV', '--format')).toEqual(['csv', 'xlsx']);
+    expect(parseFormats('parquet,csv,Parquet', '--format')).toEqual(['csv', 'parquet']);
     expect(() => parseFormats('pdf', '--format')).toThrow(/--format has an unknown format "pdf"/);
     expect(() => parseFormats(' , ', '--format')).toThrow(/--format names no format/);
   });
@@ -214,9 +296,11 @@ describe('config', () => {
       expect(error.toOneLine()).toMatch(/^CONFIG_INVALID: REDIS_URL is invalid \("redis:\/\/\*\*\*@/);
       expect(error.toOneLine()).not.toContain('Sup3rSecret');
     }
-    expect(loadQueueConfig({ REDIS_URL: 'rediss://default:pw@redis.internal:6380/2' }).redisUrl).toBe(
-      'rediss://default:pw@redis.internal:6380/2',
-    );
+    expect(loadQueueConfig({ REDIS_URL: 'rediss://default:pw@redis.internal:6380/2' }).redis).toMatchObject({
+      kind: 'single',
+      url: 'rediss://default:pw@redis.internal:6380/2',
+      tls: { ca: undefined },
+    });
   });
 });
 
@@ -235,7 +319,7 @@ describe('configuration errors never show a secret', () => {
   const valid: Record<string, string> = {
     WFM_BASE_URL: 'https://wfm.example.com',
     WFM_TOKEN: 'wfm-token-ok',
-    API_TOKENS: 'api-token-ok',
+    API_TOKENS: 'api-token-ok-0123456',
   };
   /** Every error the loaders raise for `env`, as the CLI loads them. */
   const errorsFor = (env: Record<string, string>): unknown[] => {
@@ -248,6 +332,7 @@ describe('configuration errors never show a secret', () => {
       () => loadQueueTuning(env),
       () => loadScheduleConfig(env),
       () => loadApiConfig(env),
+      () => loadNotifyConfig(env),
       () => loadLogLevel(env),
     ]) {
       try {
@@ -263,8 +348,9 @@ describe('configuration errors never show a secret', () => {
     let refused = 0;
     for (const value of malformed(name)) {
       const env = { ...valid, [name]: value };
-      // The token file is read only when WFM_TOKEN is unset.
+      // A token file is read only when its variable is unset.
       if (name === 'WFM_TOKEN_FILE') delete env['WFM_TOKEN'];
+      if (name === 'API_TOKENS_FILE') delete env['API_TOKENS'];
       for (const error of errorsFor(env)) {
         expect(error).toBeInstanceOf(ShiftExportError);
         const e = error as ShiftExportError;

@@ -7,7 +7,7 @@
 
 import { isAbsolute } from 'node:path';
 import { assertDestinationAllowed } from '../destinations/allowed-destination.js';
-import type { ParsedDestination } from '../destinations/parse-destination.js';
+import type { ParsedDestination } from '../destination-address.js';
 import { printable } from '../destinations/safe-names.js';
 import { isShiftExportError } from '../errors.js';
 import { ApiError } from './api-error.js';

@@ -5,6 +5,7 @@
 
 import type { FastifyReply } from 'fastify';
 import { isShiftExportError } from '../errors.js';
+import { oneLine } from '../one-line.js';
 
 export interface ApiErrorBody {
   readonly error: string;
@@ -50,47 +51,24 @@ export interface MappedError {
 }
 
 export function mapError(error: unknown): MappedError {
-  if (error instanceof ApiError)
-    return {
-      status: error.statusCode,
-      body: { error: error.error, message: error.message },
-      unexpected: false,
-    };
+  if (error instanceof ApiError) return expected(error.statusCode, error.error, error.message);
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string') {
     const known = FASTIFY_CODES[code];
-    if (known !== undefined)
-      return { status: known[0], body: { error: known[1], message: oneLine(error) }, unexpected: false };
+    if (known !== undefined) return expected(known[0], known[1], messageOf(error));
   }
   if (isShiftExportError(error)) {
     const known = SHIFT_EXPORT_CODES[error.code];
-    if (known !== undefined)
-      return { status: known[0], body: { error: known[1], message: error.toOneLine() }, unexpected: false };
-    if (error.code === 'REDIS_UNAVAILABLE')
-      return {
-        status: 503,
-        body: { error: 'queue_unavailable', message: error.toOneLine() },
-        unexpected: false,
-      };
-    if (!error.retryable)
-      return {
-        status: 400,
-        body: { error: 'invalid_request', message: error.toOneLine() },
-        unexpected: false,
-      };
-    return { status: 503, body: { error: 'unavailable', message: error.toOneLine() }, unexpected: false };
+    if (known !== undefined) return expected(known[0], known[1], error.toOneLine());
+    if (error.code === 'REDIS_UNAVAILABLE') return expected(503, 'queue_unavailable', error.toOneLine());
+    if (!error.retryable) return expected(400, 'invalid_request', error.toOneLine());
+    return expected(503, 'unavailable', error.toOneLine());
   }
-  if (error instanceof Error && REDIS_DOWN.test(error.message)) {
-    return {
-      status: 503,
-      body: { error: 'queue_unavailable', message: 'the queue (Redis) is not reachable; try again later' },
-      unexpected: false,
-    };
-  }
+  if (error instanceof Error && REDIS_DOWN.test(error.message))
+    return expected(503, 'queue_unavailable', 'the queue (Redis) is not reachable; try again later');
   const status = (error as { statusCode?: unknown } | null)?.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return { status, body: { error: 'invalid_request', message: oneLine(error) }, unexpected: false };
-  }
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return expected(status, 'invalid_request', messageOf(error));
   return {
     status: 500,
     body: { error: 'internal_error', message: 'internal error (see the API log)' },
@@ -98,9 +76,12 @@ export function mapError(error: unknown): MappedError {
   };
 }
 
-function oneLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ');
+function expected(status: number, error: string, message: string): MappedError {
+  return { status, body: { error, message }, unexpected: false };
 }
+
+/** The error's message as one line without terminal controls (it may quote job data or paths). */
+const messageOf = (error: unknown): string => oneLine(error instanceof Error ? error.message : String(error));
 
 export function sendError(reply: FastifyReply, status: number, error: string, message: string): FastifyReply {
   return reply.code(status).send({ error, message } satisfies ApiErrorBody);

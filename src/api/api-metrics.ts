@@ -6,7 +6,7 @@
 // out in the exposition format directly (prom-client has no way to set a histogram's buckets).
 
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queue/redis-connection.js';
 import { Counter, Gauge, Registry } from 'prom-client';
 import {
   DURATION_BUCKETS_SECONDS,
@@ -69,11 +69,26 @@ const COUNTERS: readonly { readonly field: CounterField; readonly name: string; 
     name: `${PREFIX}upstream_decoded_bytes_total`,
     help: 'The same response bodies once decoded: the JSON read (equal to the received bytes without compression).',
   },
+  {
+    field: 'notifications_delivered',
+    name: `${PREFIX}notifications_delivered_total`,
+    help: 'Webhook notifications a receiver answered with 2xx (NOTIFY_WEBHOOK_URL, sent by workers).',
+  },
+  {
+    field: 'notification_attempts_failed',
+    name: `${PREFIX}notification_attempts_failed_total`,
+    help: 'Webhook delivery attempts that failed (network, timeout, non-2xx), retried or not.',
+  },
+  {
+    field: 'notifications_abandoned',
+    name: `${PREFIX}notifications_abandoned_total`,
+    help: 'Webhook notifications given up: attempts used up, a 4xx answer, or a receiver no longer configured.',
+  },
 ];
 
 export interface MetricsSource {
   readonly queue: Queue;
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly prefix: string;
 }
 

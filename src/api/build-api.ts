@@ -6,7 +6,7 @@
 
 import type { Queue } from 'bullmq';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queue/redis-connection.js';
 import type { ExportConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import { mapError } from './api-error.js';
@@ -20,7 +20,7 @@ import { registerHealthRoute } from './health-route.js';
 export interface ApiDeps {
   readonly queue: Queue;
   /** A producer connection (fails fast while Redis is down). */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** QUEUE_PREFIX: where the shared metrics live. */
   readonly prefix: string;
   readonly exportConfig: ExportConfig;
@@ -41,10 +41,10 @@ function pathOf(url: string): string {
 
 export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
+    // Requests are logged; headers (the Authorization header above all) never are: fastify logs
+    // method and URL.
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.bodyLimitBytes,
-    // Headers (the Authorization header above all) are never logged: fastify logs method and URL.
-    disableRequestLogging: false,
   });
   const tokens = tokenChecker(deps.tokens);
 

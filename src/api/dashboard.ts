@@ -6,6 +6,7 @@
 // most write routes but answers pause-all and resume-all with a silent 200, and a future version
 // may add write routes: every request but GET and HEAD under the dashboard is refused here first.
 // Even with the dashboard writable, a job's destination is checked by the worker that runs it.
+// Its page is served as dashboard-page.ts makes it: everything from this API, none from the internet.
 
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
@@ -13,12 +14,13 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from './api-error.js';
+import { localDashboardPage } from './dashboard-page.js';
 
 export const DASHBOARD_PATH = '/admin/queues';
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
-export interface DashboardOptions {
+interface DashboardOptions {
   /** DASHBOARD_READ_ONLY */
   readonly readOnly: boolean;
 }
@@ -42,6 +44,13 @@ export async function registerDashboard(
       );
     });
   }
+  app.addHook('onSend', async (request, reply, payload) => {
+    const path = request.url.split('?', 1)[0] ?? '';
+    const html = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
+    if (!html || typeof payload !== 'string') return payload;
+    if (!(path === DASHBOARD_PATH || path.startsWith(`${DASHBOARD_PATH}/`))) return payload;
+    return localDashboardPage(payload);
+  });
   const serverAdapter = new FastifyAdapter();
   createBullBoard({
     queues: [new BullMQAdapter(queue, { readOnlyMode: options.readOnly })],

@@ -14,12 +14,12 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ExportConfig } from '../config.js';
 import { assertDestinationAllowed, destinationRoots } from '../destinations/allowed-destination.js';
-import { parseDestination } from '../destinations/parse-destination.js';
+import { parseDestination } from '../destination-address.js';
 import { S3Destination } from '../destinations/s3-destination.js';
 import { enqueueExport } from '../queue/enqueue-export.js';
 import { exportJobDataSchema } from '../queue/export-job-data.js';
 import { readExportJobResult } from '../queue/export-job-result.js';
-import { exportRequest } from '../queue/export-request.js';
+import { BODY_FIELDS, exportRequest } from '../queue/export-request.js';
 import { loadJobView } from '../queue/job-view.js';
 import { parseManifest } from '../render/manifest.js';
 import { assertApiDestination } from './api-destination.js';
@@ -71,9 +71,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: ExportRoutesDep
       { from: body.from, to: body.to, formats: body.formats, dest: body.dest },
       deps.exportConfig,
       parseDestination,
-      {
-        formatsSource: 'formats',
-      },
+      { fields: BODY_FIELDS },
     );
     await assertApiDestination(body.dest, roots);
     const outcome = await enqueueExport(deps.queue, data, { force: body.force === true });
@@ -118,6 +116,8 @@ export function registerExportRoutes(app: FastifyInstance, deps: ExportRoutesDep
       return reply.header('cache-control', 'no-store').redirect(url, 302);
     }
     const stream = await destination.openPublishedFile(period, file.path);
+    // As S3 serves it: a `.csv.gz` is text/csv with Content-Encoding gzip.
+    if (file.content_encoding !== undefined) reply.header('content-encoding', file.content_encoding);
     return (
       reply
         // No content-length from the manifest: the period may be re-published between the two reads.

@@ -4,7 +4,7 @@
 // without credentials.
 
 import type { FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queue/redis-connection.js';
 import { describeError } from '../errors.js';
 import type { DestinationPool } from './destination-pool.js';
 
@@ -35,7 +35,7 @@ async function check(run: () => Promise<unknown>, what: string): Promise<string>
 
 export function registerHealthRoute(
   app: FastifyInstance,
-  deps: { readonly redis: Redis; readonly destinations: DestinationPool },
+  deps: { readonly redis: RedisClient; readonly destinations: DestinationPool },
 ): void {
   app.get('/healthz', async (_request, reply) => {
     const [redis, destination] = await Promise.all([

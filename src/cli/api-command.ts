@@ -4,7 +4,7 @@
 import { loadApiConfig, loadExportConfig, loadLogLevel, loadQueueConfig, loadS3Config } from '../config.js';
 import { createLogger } from '../logger.js';
 import { loadQueueTuning } from '../config.js';
-import { parseFlags, type Command } from './command.js';
+import { parseFlags, type Command, REDIS_SETTINGS_HELP } from './command.js';
 
 export const apiCommand: Command = {
   name: 'api',
@@ -17,15 +17,19 @@ Serves on API_HOST:API_PORT (default 0.0.0.0:3000):
                                                       same export is already queued or running
   GET  /exports/:id                                   state, progress, failure reason, counts, files
   GET  /exports/:id/files/:name                       a file of the export (S3: a redirect to a
-                                                      presigned URL valid 5 minutes)
+                                                      presigned URL valid 5 minutes, signed for
+                                                      S3_PUBLIC_ENDPOINT when set)
   GET  /healthz                                       200 when Redis and EXPORT_DEST are reachable
   GET  /metrics                                       Prometheus metrics
   GET  /admin/queues                                  the Bull Board dashboard (read-only unless
                                                       DASHBOARD_READ_ONLY=false)
 
-Every route but /healthz needs "Authorization: Bearer <token>" with one of API_TOKENS (the
-dashboard also accepts the token as the password of HTTP Basic auth, for browsers). Bodies are
-JSON of at most API_BODY_LIMIT_BYTES. Logs JSON lines to stderr (LOG_LEVEL).
+Every route but /healthz needs "Authorization: Bearer <token>" with one of API_TOKENS (or of
+the file API_TOKENS_FILE names, such as a compose secret); the dashboard also accepts the token
+as the password of HTTP Basic auth, for browsers. Bodies are JSON of at most API_BODY_LIMIT_BYTES.
+Logs JSON lines to stderr (LOG_LEVEL).
+
+${REDIS_SETTINGS_HELP}
 
 Examples:
   API_TOKENS=$(openssl rand -hex 24) REDIS_URL=redis://redis:6379 npx shift-export api

@@ -4,7 +4,8 @@
 import { commandLogger } from './command-logger.js';
 import { MAX_BACKFILL_DAYS } from '../queue/export-request.js';
 import { loadQueueConfig, loadQueueTuning } from '../config.js';
-import { writeLine, type Command } from './command.js';
+import { countText } from './count-text.js';
+import { writeLine, type Command, REDIS_SETTINGS_HELP } from './command.js';
 import { parseExportRequestFlags } from './export-request-flags.js';
 
 interface IndexShape {
@@ -13,13 +14,16 @@ interface IndexShape {
   readonly totals?: { readonly exported?: unknown; readonly rejected?: unknown };
 }
 
-function describeIndex(value: unknown): string | undefined {
+const countOrUnknown = (value: unknown): string => (typeof value === 'number' ? countText(value) : '?');
+
+/** The lines of a completed backfill, from its index; undefined for anything else. */
+export function describeIndex(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const index = value as IndexShape;
   if (typeof index.index_location !== 'string' || !Array.isArray(index.days)) return undefined;
   return [
-    `Backfill of ${index.days.length} days complete; index at ${index.index_location}`,
-    `  shifts exported ${String(index.totals?.exported ?? '?')}, rejected ${String(index.totals?.rejected ?? '?')}`,
+    `Backfill of ${countText(index.days.length)} days complete; index at ${index.index_location}`,
+    `  shifts exported ${countOrUnknown(index.totals?.exported)}, rejected ${countOrUnknown(index.totals?.rejected)}`,
   ].join('\n');
 }
 
@@ -39,21 +43,21 @@ backfill (a completed one only with --force). Prints the backfill's job id on st
 Flags:
   --from DATE     first business date (YYYY-MM-DD)
   --to DATE       last business date, inclusive (at most ${MAX_BACKFILL_DAYS} days)
-  --format LIST   csv, xlsx or csv,xlsx (default: EXPORT_FORMATS, else csv,xlsx)
+  --format LIST   csv, xlsx, parquet, comma-separated (default: EXPORT_FORMATS, else csv,xlsx)
   --dest DEST     a folder (as the worker sees it) or s3://bucket/prefix inside EXPORT_DEST or
                   EXPORT_DEST_ALLOW (default: the worker's EXPORT_DEST); the worker refuses
                   any other
   --force         run again even when this backfill already completed
   --wait          wait for the end; print where the index is, or the failure and exit 1
 
+${REDIS_SETTINGS_HELP}
+
 Examples:
   npx shift-export backfill --from 2026-01-01 --to 2026-03-31
   npx shift-export backfill --from 2026-11-01 --to 2026-11-07 --format csv --dest s3://reports/shifts --wait
 `,
   async run(argv, io) {
-    const { data, force, wait } = await parseExportRequestFlags('backfill', argv, io, {
-      maxDays: MAX_BACKFILL_DAYS,
-    });
+    const { data, force, wait } = await parseExportRequestFlags('backfill', argv, io, { backfill: true });
     const queueConfig = loadQueueConfig(io.env);
     const tuning = loadQueueTuning(io.env);
     const [{ openProducer }, { enqueueBackfill }, { waitAndReport }] = await Promise.all([

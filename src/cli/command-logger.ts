@@ -11,7 +11,7 @@ import type { CliIo } from './command.js';
  * warn. `export`: `run` and `demo` are quiet at info only on a terminal, where the progress line
  * speaks; piped (cron, CI) their JSON lines are the record of the export.
  */
-export type CommandKind = 'queue' | 'export';
+type CommandKind = 'queue' | 'export';
 
 export function commandLogger(io: CliIo, kind: CommandKind): Logger {
   const level = loadLogLevel(io.env);

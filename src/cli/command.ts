@@ -4,6 +4,7 @@
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ShiftExportError } from '../errors.js';
+import { closestName } from './closest-name.js';
 
 export interface CliIo {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -28,28 +29,68 @@ export class UsageError extends ShiftExportError {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** parseArgs in strict mode, with errors rewritten as one-line UsageErrors naming the command. */
+/**
+ * parseArgs in strict mode, with errors rewritten as one-line UsageErrors naming the command (and
+ * the flag it probably meant, for an unknown one).
+ */
 export function parseFlags<O extends Options>(
   command: string,
   argv: readonly string[],
   options: O,
   allowPositionals = false,
 ) {
+  const all = { ...options, help: { type: 'boolean' as const, short: 'h' } };
   try {
     return parseArgs({
-      args: [...argv],
-      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      args: joinNegativeNumbers(argv, options),
+      options: all,
       strict: true,
       allowPositionals,
     });
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    const unknown = /^Unknown option '(--?[^']+)'/.exec(message ?? '')?.[1];
+    const meant =
+      unknown === undefined
+        ? undefined
+        : closestName(
+            unknown,
+            Object.keys(all).map((name) => `--${name}`),
+          );
     throw new UsageError(
-      `${command}: ${message?.replace(/\. To specify.*$/, '')} (see shift-export ${command} --help)`,
+      `${command}: ${message?.replace(/\. To specify.*$/, '')}${meant === undefined ? '' : `; did you mean ${meant}?`} (see shift-export ${command} --help)`,
     );
   }
+}
+
+/**
+ * `--rows -5` as `--rows=-5`: parseArgs takes a value starting with "-" for a flag and calls it
+ * ambiguous; a negative number is a value, and the command then says why it is not a valid one.
+ */
+function joinNegativeNumbers(argv: readonly string[], options: Options): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    const next = argv[i + 1];
+    const name = arg.startsWith('--') ? arg.slice(2) : undefined;
+    if (
+      name !== undefined &&
+      options[name]?.type === 'string' &&
+      next !== undefined &&
+      /^-[\d.]/.test(next)
+    ) {
+      joined.push(`${arg}=${next}`);
+      i++;
+    } else joined.push(arg);
+  }
+  return joined;
 }
 
 export function writeLine(stream: NodeJS.WritableStream, line: string): void {
   stream.write(`${line}\n`);
 }
+
+/** The help texts' one line on where the queue's Redis is (the README's "Scale out" has the rest). */
+export const REDIS_SETTINGS_HELP =
+  'Redis: REDIS_URL, or REDIS_CLUSTER_NODES, or REDIS_SENTINELS with REDIS_SENTINEL_NAME\n' +
+  '(README: "Scale out").';

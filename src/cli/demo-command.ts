@@ -7,6 +7,8 @@ import { formatDay, parseDay } from '../domain/civil-time.js';
 
 /** The sandbox's default token with every role (src/sandbox/auth.ts). */
 const SANDBOX_ADMIN_TOKEN = 'sandbox-admin';
+import { requestedFormats } from '../queue/export-request.js';
+import { countText } from './count-text.js';
 import { parseFlags, UsageError, type Command } from './command.js';
 
 export const demoCommand: Command = {
@@ -23,7 +25,7 @@ Flags:
   --rows N        shifts the sandbox generates (default 20000)
   --seed S        seed of the generated data (default 1)
   --dest DIR      where to write (default: EXPORT_DEST, else ./exports)
-  --format LIST   csv, xlsx or csv,xlsx (default csv,xlsx)
+  --format LIST   csv, xlsx, parquet, comma-separated (default csv,xlsx)
 
 Examples:
   npm start
@@ -38,6 +40,7 @@ Examples:
     });
     const rows = positiveInt(values.rows ?? '20000', '--rows');
     const seed = positiveInt(values.seed ?? '1', '--seed');
+    const formats = values.format === undefined ? undefined : requestedFormats(values.format, '--format');
     const { startSandbox } = await import('../sandbox/start-sandbox.js');
     const { runExportSession, signalOnInterrupt } = await import('./export-session.js');
     // A few invalid and repeated rows, as real reports have: rejected.csv and the counts show them.
@@ -54,7 +57,7 @@ Examples:
         throw new Error(`the sandbox reported an invalid last date ${sandbox.dataset.lastDate}`);
       const period = { from: formatDay(last - 6), to: sandbox.dataset.lastDate };
       io.stdout.write(
-        `Sandbox WFM API on ${sandbox.url} with ${rows.toLocaleString('en-US')} shifts; exporting ${period.from}..${period.to}\n`,
+        `Sandbox WFM API on ${sandbox.url} with ${countText(rows)} shifts; exporting ${period.from}..${period.to}\n`,
       );
       // The demo's upstream is the sandbox, whatever WFM_* says, but the other WFM_* settings apply.
       const wfm = {
@@ -62,7 +65,7 @@ Examples:
         baseUrl: sandbox.url,
         token: SANDBOX_ADMIN_TOKEN,
       };
-      await runExportSession({ period, wfm, dest: values.dest, format: values.format }, io, interrupt.signal);
+      await runExportSession({ period, wfm, dest: values.dest, formats }, io, interrupt.signal);
       return 0;
     } finally {
       interrupt.dispose();

@@ -3,7 +3,7 @@
 
 import { commandLogger } from './command-logger.js';
 import { loadQueueConfig, loadQueueTuning } from '../config.js';
-import { writeLine, type Command } from './command.js';
+import { writeLine, type Command, REDIS_SETTINGS_HELP } from './command.js';
 import { parseExportRequestFlags } from './export-request-flags.js';
 
 export const enqueueCommand: Command = {
@@ -21,13 +21,15 @@ with --force; one that failed is run again.
 Flags:
   --from DATE     first business date (YYYY-MM-DD)
   --to DATE       last business date, inclusive (at most EXPORT_MAX_DAYS days)
-  --format LIST   csv, xlsx or csv,xlsx (default: EXPORT_FORMATS, else csv,xlsx)
+  --format LIST   csv, xlsx, parquet, comma-separated (default: EXPORT_FORMATS, else csv,xlsx)
   --dest DEST     a folder (as the worker sees it) or s3://bucket/prefix inside EXPORT_DEST or
                   EXPORT_DEST_ALLOW (default: the worker's EXPORT_DEST); the worker refuses
                   any other
   --force         export again even when this export already completed
   --wait          show progress and wait for the end; print the export's counts, or the failure
                   reason and exit 1
+
+${REDIS_SETTINGS_HELP}
 
 Exit code 0 when queued (with --wait: when the export completed), 1 when it failed or Redis
 cannot be reached, 2 for bad flags or configuration.

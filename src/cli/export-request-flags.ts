@@ -4,7 +4,7 @@
 
 import { loadExportConfig } from '../config.js';
 import { assertDestinationAllowed, destinationRoots } from '../destinations/allowed-destination.js';
-import { parseDestination } from '../destinations/parse-destination.js';
+import { parseDestination } from '../destination-address.js';
 import type { ExportJobData } from '../queue/export-job-data.js';
 import { exportRequest } from '../queue/export-request.js';
 import type { CliIo } from './command.js';
@@ -20,7 +20,7 @@ export async function parseExportRequestFlags(
   command: string,
   argv: readonly string[],
   io: CliIo,
-  options: { readonly maxDays?: number } = {},
+  options: { readonly backfill?: boolean } = {},
 ): Promise<ExportRequestFlags> {
   const { values } = parseFlags(command, argv, {
     from: { type: 'string' },

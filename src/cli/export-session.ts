@@ -1,20 +1,16 @@
 // Everything `run` and `demo` share: read the export settings and formats from configuration, run
-// the PeriodExport (src/export/period-export.ts) with a live progress line, print the summary.
+// the PeriodExport (src/export/period-export.ts) with a live progress line, print the summary
+// (where the files are, the headline numbers, the rows changed since the previous export).
 // Configuration is parsed here, at the edge, once.
 
-import {
-  loadExportConfig,
-  loadS3Config,
-  parseFormats,
-  type ConnectedWfmConfig,
-  type ExportFormat,
-} from '../config.js';
+import { loadExportConfig, loadS3Config, type ConnectedWfmConfig, type ExportFormat } from '../config.js';
 import type { Period } from '../domain/period.js';
 import { PeriodExport } from '../export/period-export.js';
 import type { ExportResult } from '../export/run-export.js';
+import { exportJobResult } from '../queue/export-job-result.js';
 import type { CliIo } from './command.js';
 import { commandLogger } from './command-logger.js';
-import { formatExportSummary } from './export-summary.js';
+import { formatExportResult } from './job-text.js';
 import { createProgressLine } from './progress-line.js';
 
 export interface ExportSessionOptions {
@@ -22,8 +18,8 @@ export interface ExportSessionOptions {
   readonly wfm: ConnectedWfmConfig;
   /** --dest, else EXPORT_DEST. */
   readonly dest: string | undefined;
-  /** --format, else EXPORT_FORMATS. */
-  readonly format: string | undefined;
+  /** --format as checked by the command (requestedFormats), else EXPORT_FORMATS. */
+  readonly formats: readonly ExportFormat[] | undefined;
 }
 
 export async function runExportSession(
@@ -32,8 +28,7 @@ export async function runExportSession(
   signal?: AbortSignal,
 ): Promise<ExportResult> {
   const exportConfig = loadExportConfig(io.env);
-  const formats: readonly ExportFormat[] =
-    options.format === undefined ? exportConfig.formats : parseFormats(options.format, '--format');
+  const formats = options.formats ?? exportConfig.formats;
   const logger = commandLogger(io, 'export');
   const periodExport = await PeriodExport.open({
     dest: options.dest ?? exportConfig.dest,
@@ -44,12 +39,13 @@ export async function runExportSession(
   });
   const progress = createProgressLine(io.stderr);
   try {
-    const { result, published } = await periodExport.run(
+    const result = await periodExport.run(
       { period: options.period, formats },
       { onProgress: (p) => progress.update(p), signal },
     );
     progress.done();
-    io.stdout.write(`${formatExportSummary(result, published)}\n`);
+    // The same summary as `enqueue --wait` and `status` print for a job.
+    io.stdout.write(`${formatExportResult(exportJobResult(result))}\n`);
     return result;
   } catch (error) {
     progress.done();

@@ -4,10 +4,11 @@
 // through oneLine() so a job cannot rewrite the operator's terminal.
 
 import { oneLine } from '../one-line.js';
+import { countText } from './count-text.js';
 import type { ExportJobResult } from '../queue/export-job-result.js';
 import type { JobProgressView, JobView } from '../queue/job-view.js';
 
-const n = (value: number): string => value.toLocaleString('en-US');
+const n = countText;
 
 function percent(value: number | null | undefined): string {
   return value === null || value === undefined ? 'n/a' : `${(value * 100).toFixed(1)}%`;
@@ -85,6 +86,15 @@ export function formatExportResult(result: ExportJobResult): string {
   return lines.join('\n');
 }
 
+/** Which attempt runs now, or how many were used; runs handed back or stalled used none. */
+function attemptsText(view: JobView): string {
+  if (view.attempt_running === null) return `Attempts  ${view.attempts_made} of ${view.attempts_max} used`;
+  const earlier = view.attempts_started - view.attempt_running;
+  return `Attempt   ${view.attempt_running} of ${view.attempts_max}, running${
+    earlier > 0 ? ` (taken ${view.attempts_started} times: earlier runs were handed back or stalled)` : ''
+  }`;
+}
+
 /** `status JOB_ID`: every field of one job on its own line. */
 export function formatJobDetails(view: JobView): string {
   const lines = [
@@ -93,7 +103,7 @@ export function formatJobDetails(view: JobView): string {
     `Period    ${periodText(view)}`,
     `Formats   ${view.formats.length === 0 ? '-' : view.formats.join(',')}`,
     `Dest      ${view.dest === null ? '(EXPORT_DEST of the worker)' : oneLine(view.dest)}`,
-    `Attempts  ${view.attempts_made} of ${view.attempts_max}`,
+    attemptsText(view),
     `Created   ${shortTime(view.created_at)}`,
     `Started   ${shortTime(view.started_at)}`,
     `Finished  ${shortTime(view.finished_at)}`,

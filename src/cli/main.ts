@@ -1,9 +1,13 @@
 // The `shift-export` command: dispatches to one file per command and turns every failure into one
 // line on stderr with a non-zero exit code (2 for usage and configuration, 1 for everything else).
 
+import { loadLogLevel, type LogLevel } from '../config.js';
 import { describeError, ShiftExportError } from '../errors.js';
-import { limitHeapGrowth } from '../heap-growth.js';
+import { createLogger } from '../logger.js';
+import { logProcessWarnings } from '../process-warnings.js';
 import { redactSecrets, secretValuesOf } from '../redact-secrets.js';
+import { oneLine } from '../one-line.js';
+import { closestName } from './closest-name.js';
 import type { Command, CliIo } from './command.js';
 
 function usage(commands: readonly Command[]): string {
@@ -43,7 +47,13 @@ export async function main(
   }
   const command: Command | undefined = commands.find((c) => c.name === name);
   if (command === undefined) {
-    io.stderr.write(`shift-export: unknown command "${name}" (see shift-export --help)\n`);
+    const meant = closestName(
+      name,
+      commands.map((c) => c.name),
+    );
+    io.stderr.write(
+      `shift-export: unknown command "${oneLine(name)}"${meant === undefined ? '' : `; did you mean "${meant}"?`} (see shift-export --help)\n`,
+    );
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -70,8 +80,8 @@ export async function main(
 
 /** Runs the CLI in this process: what bin/shift-export.js calls with the command table. */
 export function runCli(commands: readonly Command[]): void {
-  limitHeapGrowth();
   const io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env };
+  logProcessWarnings(createLogger({ level: warningLevel(io.env), destination: io.stderr }));
   main(process.argv.slice(2), io, commands).then(
     (code) => {
       process.exitCode = code;
@@ -81,4 +91,13 @@ export function runCli(commands: readonly Command[]): void {
       process.exitCode = 1;
     },
   );
+}
+
+/** LOG_LEVEL for process warnings; a malformed one is reported by the command that loads it. */
+function warningLevel(env: CliIo['env']): LogLevel {
+  try {
+    return loadLogLevel(env);
+  } catch {
+    return 'warn';
+  }
 }

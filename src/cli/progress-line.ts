@@ -2,6 +2,7 @@
 // at most a few times a second. Off a terminal the commands log JSON lines instead.
 
 import type { ExportProgress } from '../export/progress.js';
+import { countText } from './count-text.js';
 
 export interface ProgressLine {
   update(progress: ExportProgress): void;
@@ -23,9 +24,9 @@ export function createProgressLine(
       if (t - lastDraw < 200 && p.phase === 'fetching') return;
       lastDraw = t;
       const seconds = Math.max((t - started) / 1000, 0.001);
-      const rate = Math.round(p.rows / seconds).toLocaleString('en-US');
+      const rate = countText(Math.round(p.rows / seconds));
       stream.write(
-        `\r\x1b[K${p.phase.padEnd(10)} ${p.rows.toLocaleString('en-US')} rows  ${rate} rows/s  rejected ${p.rejected}`,
+        `\r\x1b[K${p.phase.padEnd(10)} ${countText(p.rows)} rows  ${rate} rows/s  rejected ${countText(p.rejected)}`,
       );
       drawn = true;
     },

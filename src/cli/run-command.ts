@@ -1,7 +1,16 @@
 // `shift-export run`: one export of a period, in this process, no Redis needed.
 
-import { loadExportConfig, loadWfmConfig, requireUpstream } from '../config.js';
+import {
+  loadExportConfig,
+  loadNotifyConfig,
+  loadS3Config,
+  loadWfmConfig,
+  requireUpstream,
+} from '../config.js';
 import { parsePeriod } from '../domain/period.js';
+import { requestedFormats } from '../queue/export-request.js';
+import { secretValuesOf } from '../redact-secrets.js';
+import { commandLogger } from './command-logger.js';
 import { parseFlags, UsageError, type Command } from './command.js';
 
 export const runCommand: Command = {
@@ -17,10 +26,13 @@ Flags:
   --from DATE     first business date (YYYY-MM-DD)
   --to DATE       last business date, inclusive (YYYY-MM-DD)
   --dest DEST     a folder or s3://bucket/prefix (default: EXPORT_DEST, else ./exports)
-  --format LIST   csv, xlsx or csv,xlsx (default: EXPORT_FORMATS, else csv,xlsx)
+  --format LIST   csv, xlsx, parquet, comma-separated (default: EXPORT_FORMATS, else csv,xlsx)
 
 Needs WFM_BASE_URL and WFM_TOKEN (or WFM_TOKEN_FILE). Exit code 0 on success, 2 for bad flags or
 configuration, 1 when the export failed.
+
+With NOTIFY_WEBHOOK_URL set, the end of the export (export.published or export.failed) is POSTed
+to each URL: at most 3 attempts within 15 s after the export, never changing its exit code.
 
 Examples:
   WFM_BASE_URL=https://wfm.example.com WFM_TOKEN_FILE=/run/secrets/wfm \\
@@ -38,12 +50,34 @@ Examples:
     if (values.to === undefined) throw new UsageError('run: --to is required (YYYY-MM-DD)');
     const exportConfig = loadExportConfig(io.env);
     const period = parsePeriod(values.from, values.to, exportConfig.maxDays);
+    // The request first, then the upstream: `--format pdf` is answered as such, set up or not.
+    const formats = values.format === undefined ? undefined : requestedFormats(values.format, '--format');
     const wfm = requireUpstream(loadWfmConfig(io.env));
+    const notifyConfig = loadNotifyConfig(io.env);
     // Loaded here, not at the top: --help and flag errors should not pay for the AWS SDK and exceljs.
-    const { runExportSession, signalOnInterrupt } = await import('./export-session.js');
+    const [{ runExportSession, signalOnInterrupt }, { runNotifier }] = await Promise.all([
+      import('./export-session.js'),
+      import('./run-notifications.js'),
+    ]);
+    const notifier = runNotifier({
+      config: notifyConfig,
+      period,
+      dest: values.dest ?? exportConfig.dest,
+      s3Config: () => loadS3Config(io.env),
+      knownSecrets: secretValuesOf(io.env),
+      logger: commandLogger(io, 'export'),
+      io,
+    });
     const interrupt = signalOnInterrupt();
     try {
-      await runExportSession({ period, wfm, dest: values.dest, format: values.format }, io, interrupt.signal);
+      let outcome;
+      try {
+        outcome = await runExportSession({ period, wfm, dest: values.dest, formats }, io, interrupt.signal);
+      } catch (error) {
+        await notifier?.failed(error);
+        throw error;
+      }
+      await notifier?.published(outcome);
       return 0;
     } finally {
       interrupt.dispose();

@@ -7,13 +7,14 @@ import { loadLogLevel } from '../config.js';
 import { parseDay } from '../domain/civil-time.js';
 import type { FaultPlan } from '../sandbox/faults.js';
 import { parseFaultPlan } from '../sandbox/fault-controller.js';
+import { countText } from './count-text.js';
 import { parseFlags, UsageError, type Command } from './command.js';
 
 export const sandboxCommand: Command = {
   name: 'sandbox',
   summary: 'run the sandbox WFM API (generated data, fault injection) until stopped',
   help: `
-Usage: shift-export sandbox [--host H] [--port P] [--rows N] [--seed S] [--end-date YYYY-MM-DD] [--days D] [--faults JSON|@file]
+Usage: shift-export sandbox [--host H] [--port P] [--rows N] [--seed S] [--end-date YYYY-MM-DD] [--days D] [--user-per-row] [--faults JSON|@file]
 
 Serves the whole WFM API of the spec (categories, divisions, the wfm_timers report with
 PostgREST-style filters and paging) from deterministic generated data.
@@ -25,6 +26,8 @@ Flags:
   --seed S        seed of the generated data (default 1)
   --end-date D    last business date with shifts (default yesterday, UTC)
   --days D        days of data ending at --end-date (default 28)
+  --user-per-row  every row its own user_id (the report with the most groups; the bench's
+                  --cardinality line)
   --faults F      fault plan as JSON, or @path to a JSON file (see src/sandbox/faults.ts);
                   also settable at run time: PUT /_sandbox/faults
 
@@ -44,6 +47,7 @@ Examples:
       seed: { type: 'string' },
       'end-date': { type: 'string' },
       days: { type: 'string' },
+      'user-per-row': { type: 'boolean' },
       faults: { type: 'string' },
     });
     const endDate = values['end-date'];
@@ -59,11 +63,10 @@ Examples:
       ...(endDate === undefined ? {} : { endDate }),
       ...(values.days === undefined ? {} : { days: wholeNumber(values.days, '--days') }),
       ...(values.faults === undefined ? {} : { faults: readFaults(values.faults) }),
+      ...(values['user-per-row'] === true ? { userPerRow: true } : {}),
       logger,
     });
-    io.stdout.write(
-      `sandbox listening on ${sandbox.url} (${sandbox.dataset.rows} shifts, ${sandbox.dataset.firstDate}..${sandbox.dataset.lastDate})\n`,
-    );
+    io.stdout.write(`${sandboxReadyLine(sandbox.url, sandbox.dataset)}\n`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', () => resolve());
       process.once('SIGTERM', () => resolve());
@@ -72,6 +75,14 @@ Examples:
     return 0;
   },
 };
+
+/** The line `sandbox` prints once it listens (scripts wait for it). */
+export function sandboxReadyLine(
+  url: string,
+  dataset: { readonly rows: number; readonly firstDate: string; readonly lastDate: string },
+): string {
+  return `sandbox listening on ${url} (${countText(dataset.rows)} shifts, ${dataset.firstDate}..${dataset.lastDate})`;
+}
 
 function wholeNumber(text: string, flag: string): number {
   if (!/^\d+$/.test(text)) throw new UsageError(`sandbox: ${flag} must be a whole number (got "${text}")`);

@@ -6,7 +6,7 @@ import { loadQueueConfig } from '../config.js';
 import { commandLogger } from './command-logger.js';
 import { formatJobDetails, formatJobTable } from './job-text.js';
 import { loadQueueTuning } from '../config.js';
-import { parseFlags, UsageError, writeLine, type Command } from './command.js';
+import { parseFlags, UsageError, writeLine, type Command, REDIS_SETTINGS_HELP } from './command.js';
 
 const STATES: readonly JobType[] = [
   'active',
@@ -33,6 +33,8 @@ Flags:
   --state STATE   only jobs in this state: active, waiting, prioritized, delayed,
                   waiting-children, completed or failed
   --json          print JSON instead of text
+
+${REDIS_SETTINGS_HELP}
 
 Exit code 0; 1 when the job does not exist or Redis cannot be reached.
 

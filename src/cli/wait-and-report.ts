@@ -28,7 +28,7 @@ export async function waitAndReport(
   const outage = watchRedisOutage(
     [producer.connection],
     redisOutageMs,
-    producer.config.redisUrl,
+    producer.config.redis,
     `waiting for job ${jobId} (it goes on when Redis is back: shift-export status ${jobId})`,
   );
   let outcome: Awaited<ReturnType<typeof waitForJob>>;

@@ -13,7 +13,7 @@ import { lstat, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { ExportConfig } from '../config.js';
 import { DestinationNotAllowedError, errnoCode } from './destination-errors.js';
-import { parseDestination, type ParsedDestination } from './parse-destination.js';
+import { parseDestination, type ParsedDestination } from '../destination-address.js';
 import { printable } from './safe-names.js';
 
 /** EXPORT_DEST first, then EXPORT_DEST_ALLOW, parsed (relative folders against the working folder). */
@@ -23,7 +23,7 @@ export function destinationRoots(
   return [config.dest, ...config.destAllow].map((text) => parseDestination(text));
 }
 
-export function describeDestination(destination: ParsedDestination): string {
+function describeDestination(destination: ParsedDestination): string {
   if (destination.kind === 'local') return destination.dir;
   return destination.prefix === ''
     ? `s3://${destination.bucket}`

@@ -9,22 +9,9 @@ export const CONTENT_TYPES = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   json: 'application/json',
+  /** IANA, registered 2024. */
+  parquet: 'application/vnd.apache.parquet',
 } as const;
-
-/** MIME type by file extension; `application/octet-stream` for anything else. */
-export function contentTypeOf(fileName: string): string {
-  const extension = /\.([A-Za-z0-9]+)$/.exec(fileName)?.[1]?.toLowerCase();
-  switch (extension) {
-    case 'csv':
-      return CONTENT_TYPES.csv;
-    case 'xlsx':
-      return CONTENT_TYPES.xlsx;
-    case 'json':
-      return CONTENT_TYPES.json;
-    default:
-      return 'application/octet-stream';
-  }
-}
 
 /** RFC 5987 attr-char encoding: encodeURIComponent leaves ' ( ) * unescaped, which attr-char does not allow. */
 function encodeRfc5987(value: string): string {

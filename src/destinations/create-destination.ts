@@ -8,7 +8,7 @@ import { ConfigError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Destination } from './destination.js';
 import { LocalFolderDestination } from './local-folder-destination.js';
-import { parseDestination, type ParsedDestination } from './parse-destination.js';
+import { parseDestination, type ParsedDestination } from '../destination-address.js';
 import type { S3Destination } from './s3-destination.js';
 
 export interface CreateDestinationOptions {
@@ -47,12 +47,13 @@ export async function createDestination(
       variable: 'S3_SSE_KMS_KEY_ID',
     });
   }
-  const [{ S3Destination }, { createS3Client }] = await Promise.all([
+  const [{ S3Destination }, { createS3Client, createPresignClient }] = await Promise.all([
     import('./s3-destination.js'),
     import('./s3-client.js'),
   ]);
   return new S3Destination({
     client: options.s3Client ?? createS3Client(config),
+    presignClient: options.s3Client === undefined ? createPresignClient(config) : undefined,
     ownsClient: options.s3Client === undefined,
     bucket: parsed.bucket,
     prefix: parsed.prefix,
@@ -60,6 +61,7 @@ export async function createDestination(
     sseKmsKeyId: config.sseKmsKeyId,
     partSizeBytes: config.partSizeBytes,
     logger,
-    ...stale,
+    keepVersions: config.retention.keepVersions,
+    staleVersionAgeMs: options.staleVersionAgeMs ?? config.retention.minAgeMs,
   });
 }

@@ -3,14 +3,9 @@
 // credential: SDK messages carry none, and URLs in messages lose their query (a presigned URL's
 // signature and credential scope live there) and any user:password.
 
-import { AbortedError, ShiftExportError } from '../errors.js';
+import { AbortedError, ShiftExportError, type ShiftExportErrorOptions } from '../errors.js';
 
-/** A destination text, prefix, path or name that we refuse (`..`, control characters...). */
-export class DestinationInvalidError extends ShiftExportError {
-  constructor(message: string, details?: Record<string, unknown>) {
-    super('DEST_INVALID', message, details === undefined ? {} : { details });
-  }
-}
+export { DestinationInvalidError } from '../destination-address.js';
 
 /**
  * A destination outside the roots this process may write to (EXPORT_DEST, EXPORT_DEST_ALLOW):
@@ -18,7 +13,7 @@ export class DestinationInvalidError extends ShiftExportError {
  */
 export class DestinationNotAllowedError extends ShiftExportError {
   constructor(message: string, details?: Record<string, unknown>) {
-    super('DEST_NOT_ALLOWED', message, details === undefined ? {} : { details });
+    super('DEST_NOT_ALLOWED', message, { details });
   }
 }
 
@@ -29,33 +24,27 @@ export class DestinationNotAllowedError extends ShiftExportError {
  */
 export class ForeignEntryError extends ShiftExportError {
   constructor(message: string, details?: Record<string, unknown>) {
-    super('DEST_NOT_OURS', message, details === undefined ? {} : { details });
+    super('DEST_NOT_OURS', message, { details });
   }
 }
 
 /** A published export or file that is not there. */
 export class DestinationNotFoundError extends ShiftExportError {
   constructor(message: string, details?: Record<string, unknown>) {
-    super('DEST_NOT_FOUND', message, details === undefined ? {} : { details });
+    super('DEST_NOT_FOUND', message, { details });
   }
 }
 
 /** Writing or reading the local export folder failed. */
 export class LocalDestinationError extends ShiftExportError {
-  constructor(
-    message: string,
-    options: { retryable: boolean; cause?: unknown; details?: Record<string, unknown> },
-  ) {
+  constructor(message: string, options: ShiftExportErrorOptions & { readonly retryable: boolean }) {
     super('DEST_LOCAL', message, options);
   }
 }
 
 /** An S3 request failed (after the SDK's own retries). */
 export class S3DestinationError extends ShiftExportError {
-  constructor(
-    message: string,
-    options: { retryable: boolean; cause?: unknown; details?: Record<string, unknown> },
-  ) {
+  constructor(message: string, options: ShiftExportErrorOptions & { readonly retryable: boolean }) {
     super('DEST_S3', message, options);
   }
 }

@@ -32,8 +32,11 @@ export interface PublishedExport {
 
 /** One export being written. Exactly one of publish() or abort() ends it. */
 export interface ExportPublication {
-  /** Starts a new file of the export. */
-  openFile(name: string, contentType: string): ExportFileSink;
+  /**
+   * Starts a new file of the export. `contentEncoding` (e.g. `gzip` for `shifts.csv.gz`) says how
+   * the bytes are encoded over `contentType`; S3 stores it as the object's Content-Encoding.
+   */
+  openFile(name: string, contentType: string, contentEncoding?: string): ExportFileSink;
   /** Stores manifest.json last and makes the export visible atomically, replacing an earlier one. */
   publish(manifestJson: string): Promise<PublishedExport>;
   /** Drops everything written so far (aborting uploads); the earlier export stays as it was. */

@@ -44,11 +44,11 @@ import {
   LocalDestinationError,
   toLocalDestinationError,
 } from './destination-errors.js';
+import { hasControlCharacters } from '../one-line.js';
 import { LocalPublication } from './local-publication.js';
-import type { ParsedDestination } from './parse-destination.js';
+import type { ParsedDestination } from '../destination-address.js';
 import {
   assertExportId,
-  hasControlCharacters,
   MANIFEST_NAME,
   printable,
   relativePathSegments,

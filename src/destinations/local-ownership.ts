@@ -8,19 +8,23 @@
 //
 // The owner marker is a small file, `.shift-export`, written into every `.partial` folder when an
 // export begins (so it travels with the folder into its version name), naming the period and the
-// export id: `{"written_by":"shift-export","period":"<from>_<to>","export_id":"<id>"}`. Version
+// export id, and the process writing it (host, pid and when that process started, so that a later
+// start can tell a `.partial` folder of a process that is gone: dead-partials.ts):
+// `{"written_by":"shift-export","period":"<from>_<to>","export_id":"<id>","host":…,"pid":…,
+// "process_started_at":…}`. Version
 // folders published before the marker existed prove it with their manifest.json instead: its
 // export_id and period name the folder. A folder with our name but neither, or with a marker or
 // manifest that names another folder, is not ours.
 
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { lstat, open, readlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { TOOL_NAME } from '../version.js';
 import { ForeignEntryError } from './destination-errors.js';
 import { isExportId, MANIFEST_NAME } from './safe-names.js';
 
-export const OWNER_MARKER_NAME = '.shift-export';
+const OWNER_MARKER_NAME = '.shift-export';
 
 /** Markers are a few dozen bytes, manifests a few KiB; anything longer is not one of ours. */
 const MAX_MARKER_BYTES = 1024;
@@ -30,11 +34,29 @@ interface OwnerMarker {
   readonly written_by: string;
   readonly period: string;
   readonly export_id: string;
+  readonly host: string;
+  readonly pid: number;
+  /** Epoch ms when the writing process started: tells it from a later process given the same pid. */
+  readonly process_started_at: number;
 }
+
+/** This process as markers name it. Computed once, so every marker of one process says the same. */
+export const THIS_PROCESS = Object.freeze({
+  host: hostname(),
+  pid: process.pid,
+  startedAt: Math.round(Date.now() - process.uptime() * 1000),
+});
 
 /** Writes the owner marker into `folder` (new file, fsync'ed: a crash leaves it whole or absent). */
 export async function writeOwnerMarker(folder: string, periodKey: string, exportId: string): Promise<void> {
-  const marker: OwnerMarker = { written_by: TOOL_NAME, period: periodKey, export_id: exportId };
+  const marker: OwnerMarker = {
+    written_by: TOOL_NAME,
+    period: periodKey,
+    export_id: exportId,
+    host: THIS_PROCESS.host,
+    pid: THIS_PROCESS.pid,
+    process_started_at: THIS_PROCESS.startedAt,
+  };
   const handle = await open(join(folder, OWNER_MARKER_NAME), 'wx', 0o644);
   try {
     await handle.writeFile(`${JSON.stringify(marker)}\n`, 'utf8');
@@ -84,34 +106,52 @@ async function readSmallJson(path: string, maxBytes: number): Promise<Record<str
   }
 }
 
+/** The name of the version folder of `exportId`, which our links point at. */
+export function versionName(periodKey: string, exportId: string): string {
+  return `.${periodKey}.${exportId}`;
+}
+
+/** The owner marker in `folder`, as read (undefined when missing or not JSON); check it with ownedHiddenEntry. */
+export function readOwnerMarker(folder: string): Promise<Record<string, unknown> | undefined> {
+  return readSmallJson(join(folder, OWNER_MARKER_NAME), MAX_MARKER_BYTES);
+}
+
 /**
- * True when `DIR/name` is a real folder (not a symlink) holding our marker for this period and id,
- * or (published before markers existed) our manifest naming them.
+ * The lstat of `DIR/name` when it is a hidden entry of this period that we created: a link to its
+ * version, or a real folder holding our marker for this period and id or (published before
+ * markers existed) our manifest naming them. Otherwise (or when gone) undefined.
  */
-export async function isOwnedFolder(
+export async function ownedHiddenEntry(
   dir: string,
   name: string,
   periodKey: string,
-  exportId: string,
-): Promise<boolean> {
-  const folder = join(dir, name);
-  try {
-    if (!(await lstat(folder)).isDirectory()) return false;
-  } catch {
-    return false;
+): Promise<Stats | undefined> {
+  const entry = hiddenEntryOf(name, periodKey);
+  const path = join(dir, name);
+  const stats = entry === undefined ? undefined : await lstat(path).catch(() => undefined);
+  if (entry === undefined || stats === undefined) return undefined;
+  if (entry.kind === 'link') {
+    const ours =
+      stats.isSymbolicLink() &&
+      (await readlink(path).catch(() => undefined)) === versionName(periodKey, entry.exportId);
+    return ours ? stats : undefined;
   }
-  const marker = await readSmallJson(join(folder, OWNER_MARKER_NAME), MAX_MARKER_BYTES);
-  if (marker !== undefined)
-    return (
-      marker['written_by'] === TOOL_NAME && marker['period'] === periodKey && marker['export_id'] === exportId
-    );
-  const manifest = await readSmallJson(join(folder, MANIFEST_NAME), MAX_MANIFEST_BYTES);
+  if (!stats.isDirectory()) return undefined;
+  const marker = await readSmallJson(join(path, OWNER_MARKER_NAME), MAX_MARKER_BYTES);
+  if (marker !== undefined) {
+    const ours =
+      marker['written_by'] === TOOL_NAME &&
+      marker['period'] === periodKey &&
+      marker['export_id'] === entry.exportId;
+    return ours ? stats : undefined;
+  }
+  const manifest = await readSmallJson(join(path, MANIFEST_NAME), MAX_MANIFEST_BYTES);
   const period = manifest?.['period'] as { from?: unknown; to?: unknown } | undefined;
-  return (
-    manifest?.['export_id'] === exportId &&
+  const ours =
+    manifest?.['export_id'] === entry.exportId &&
     typeof period === 'object' &&
-    `${String(period.from)}_${String(period.to)}` === periodKey
-  );
+    `${String(period.from)}_${String(period.to)}` === periodKey;
+  return ours ? stats : undefined;
 }
 
 /** What is at `DIR/<from>_<to>` now. */
@@ -121,7 +161,7 @@ export type PeriodLink =
   | { readonly kind: 'ours'; readonly version: string }
   | { readonly kind: 'foreign'; readonly what: string };
 
-export async function inspectPeriodLink(dir: string, periodKey: string): Promise<PeriodLink> {
+async function inspectPeriodLink(dir: string, periodKey: string): Promise<PeriodLink> {
   const path = join(dir, periodKey);
   let stats;
   try {
@@ -136,12 +176,9 @@ export async function inspectPeriodLink(dir: string, periodKey: string): Promise
   const target = await readlink(path);
   const entry = hiddenEntryOf(target, periodKey);
   if (entry?.kind !== 'version') return { kind: 'foreign', what: 'a symlink to somewhere else' };
-  const there = await lstat(join(dir, target)).then(
-    () => true,
-    () => false,
-  );
   // A link of ours whose version is gone points nowhere: replacing it loses nothing.
-  if (there && !(await isOwnedFolder(dir, target, periodKey, entry.exportId)))
+  const gone = (await lstat(join(dir, target)).catch(() => undefined)) === undefined;
+  if (!gone && (await ownedHiddenEntry(dir, target, periodKey)) === undefined)
     return { kind: 'foreign', what: 'a symlink to a folder without its owner marker' };
   return { kind: 'ours', version: target };
 }

@@ -5,7 +5,7 @@
 // prove it created (local-ownership.ts): anything else at the period's path stops the export before
 // it writes a byte, and again right before the swap, with nothing of it touched.
 
-import { lstat, mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Period } from '../domain/period.js';
@@ -14,7 +14,8 @@ import type { Logger } from '../logger.js';
 import type { ExportFileSink, ExportPublication, PublishedExport, StoredFile } from './destination.js';
 import { abortError, DestinationInvalidError, toLocalDestinationError } from './destination-errors.js';
 import { HashingStream } from './hashing-stream.js';
-import { assertPeriodLinkOurs, hiddenEntryOf, isOwnedFolder, writeOwnerMarker } from './local-ownership.js';
+import { sweepDeadPartials } from './dead-partials.js';
+import { assertPeriodLinkOurs, ownedHiddenEntry, versionName, writeOwnerMarker } from './local-ownership.js';
 import { assertFileName, assertManifestJson, MANIFEST_NAME, safePeriodKey } from './safe-names.js';
 import { SyncedFileStream, syncFolder } from './synced-file-stream.js';
 
@@ -38,14 +39,14 @@ interface LocalFile {
 type State = 'open' | 'publishing' | 'published' | 'ended';
 
 /** The names of one period's entries in the destination folder. */
-export function localNames(period: Period, exportId: string) {
+function localNames(period: Period, exportId: string) {
   const key = safePeriodKey(period);
   return {
     key,
     /** Hidden siblings of this period all start with this. */
     hiddenPrefix: `.${key}.`,
     partial: `.${key}.${exportId}.partial`,
-    version: `.${key}.${exportId}`,
+    version: versionName(key, exportId),
     tempLink: `.${key}.${exportId}.link`,
   };
 }
@@ -78,6 +79,8 @@ export class LocalPublication implements ExportPublication {
     try {
       await assertPeriodLinkOurs(options.dir, names.key);
       await mkdir(options.dir, { recursive: true });
+      // Before this export adds its own: half-written exports of processes that died here.
+      await sweepDeadPartials(options.dir, options.logger);
       await mkdir(partial);
     } catch (error) {
       throw toLocalDestinationError(error, 'create the export folder', partial);
@@ -203,15 +206,10 @@ export class LocalPublication implements ExportPublication {
         logger.warn({ err: error, path: this.#path(name) }, 'could not remove an old export version');
       }
     };
-    /** Whether `name` is an entry of this period that we created (never the version just published). */
-    const isOurs = async (name: string): Promise<boolean> => {
-      const entry = hiddenEntryOf(name, key);
-      if (entry === undefined || name === this.#names.version) return false;
-      if (entry.kind !== 'link') return isOwnedFolder(dir, name, key, entry.exportId);
-      const stats = await lstat(this.#path(name));
-      return stats.isSymbolicLink() && (await readlink(this.#path(name))) === `.${key}.${entry.exportId}`;
-    };
-    if (previous !== undefined && (await isOurs(previous))) await remove(previous);
+    // Never the version just published.
+    const isOurs = async (name: string) =>
+      name === this.#names.version ? undefined : ownedHiddenEntry(dir, name, key);
+    if (previous !== undefined && (await isOurs(previous)) !== undefined) await remove(previous);
     let entries: string[];
     try {
       entries = await readdir(dir);
@@ -223,11 +221,12 @@ export class LocalPublication implements ExportPublication {
     for (const name of entries) {
       if (!name.startsWith(this.#names.hiddenPrefix)) continue;
       try {
-        if (!(await isOurs(name))) {
+        const ours = await isOurs(name);
+        if (ours === undefined) {
           logger.debug({ path: this.#path(name) }, 'left alone: not created by shift-export');
           continue;
         }
-        if ((await lstat(this.#path(name))).mtimeMs <= cutoff) await remove(name);
+        if (ours.mtimeMs <= cutoff) await remove(name);
       } catch {
         // Gone already (another process cleaned it): nothing to do.
       }

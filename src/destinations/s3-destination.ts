@@ -12,9 +12,10 @@
 //    is `<exportId>/<file>`, relative to the manifest. A PutObject of one key is atomic and S3 reads
 //    are strongly consistent: a reader gets the old manifest (whose files are all still there) or
 //    the new one (whose files were all stored before it).
-// 3. After publishing, versions other than the new one and the one it replaced are deleted (the
-//    replaced one stays for readers still downloading it; it goes at the next publish). Versions
-//    younger than staleVersionAgeMs are never deleted, in case another worker is still writing one.
+// 3. After publishing, versions other than the new one, the one it replaced and the newest others
+//    up to keepVersions (S3_KEEP_VERSIONS, default 2: none) are deleted (the replaced one stays for
+//    readers still downloading it). Versions younger than staleVersionAgeMs (S3_KEEP_MIN_AGE_MINUTES)
+//    are never deleted, in case another worker is still writing one.
 //    Only objects we wrote are deleted: every file carries x-amz-meta-export-id naming its version,
 //    and a key without it (or outside `<exportId>/<file>`) is someone else's and stays.
 // 4. On failure — any upload rejects, abort(), or the AbortSignal — every started upload is stopped
@@ -42,6 +43,8 @@ import { assertExportId, MANIFEST_NAME, relativePathSegments, safePeriodKey } fr
 
 export interface S3DestinationOptions {
   readonly client: S3Client;
+  /** Signs presigned URLs for the address clients use (S3_PUBLIC_ENDPOINT); default `client`. */
+  readonly presignClient?: S3Client | undefined;
   readonly bucket: string;
   /** Key prefix without leading or trailing `/`; '' for the bucket's root. */
   readonly prefix: string;
@@ -52,8 +55,10 @@ export interface S3DestinationOptions {
   /** Parts of one file uploaded at once (default 4). */
   readonly queueSize?: number;
   readonly staleVersionAgeMs?: number;
+  /** Versions of a period kept after a publish, the new and the replaced one included (default 2). */
+  readonly keepVersions?: number;
   readonly logger?: Logger;
-  /** close() destroys the client (when this destination created it). */
+  /** close() destroys the clients (when this destination created them). */
   readonly ownsClient?: boolean;
 }
 
@@ -111,6 +116,7 @@ export class S3Destination implements Destination {
       partSizeBytes: this.#o.partSizeBytes ?? 8 * 1024 * 1024,
       queueSize: this.#o.queueSize ?? 4,
       staleVersionAgeMs: this.#o.staleVersionAgeMs ?? DEFAULT_STALE_VERSION_AGE_MS,
+      keepVersions: this.#o.keepVersions ?? 2,
       logger: this.#logger.child({ destination: 's3', period: safePeriodKey(period), exportId }),
       signal,
     });
@@ -167,7 +173,8 @@ export class S3Destination implements Destination {
     }
     const key = this.publishedKey(period, path);
     try {
-      return await getSignedUrl(this.#o.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
+      const signer = this.#o.presignClient ?? this.#o.client;
+      return await getSignedUrl(signer, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
         expiresIn: expiresSeconds,
       });
     } catch (error) {
@@ -194,8 +201,10 @@ export class S3Destination implements Destination {
     }
   }
 
-  /** Releases the client's sockets when this destination created the client. */
+  /** Releases the clients' sockets when this destination created the clients. */
   close(): void {
-    if (this.#o.ownsClient === true) this.#o.client.destroy();
+    if (this.#o.ownsClient !== true) return;
+    this.#o.client.destroy();
+    this.#o.presignClient?.destroy();
   }
 }

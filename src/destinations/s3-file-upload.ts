@@ -25,6 +25,8 @@ export interface S3FileUploadOptions {
   /** StoredFile.path: relative to the folder of manifest.json. */
   readonly path: string;
   readonly contentType: string;
+  /** The object's Content-Encoding (`gzip` for a `.csv.gz`); none when absent. */
+  readonly contentEncoding?: string;
   readonly contentDisposition: string;
   /** User metadata of the object (x-amz-meta-*): the export id that proves it ours. */
   readonly metadata: Readonly<Record<string, string>>;
@@ -69,6 +71,7 @@ export function startS3FileUpload(options: S3FileUploadOptions): S3FileUpload {
       Key: key,
       Body: stream,
       ContentType: options.contentType,
+      ...(options.contentEncoding === undefined ? {} : { ContentEncoding: options.contentEncoding }),
       ContentDisposition: options.contentDisposition,
       Metadata: { ...options.metadata },
       ...options.sse,

@@ -25,6 +25,9 @@ import { assertFileName, assertManifestJson, isExportId, isFileName, MANIFEST_NA
 /** User metadata on manifest.json naming the version it points at (x-amz-meta-export-id). */
 export const EXPORT_ID_METADATA = 'export-id';
 
+/** HEADs of old versions' objects sent at once: each is a round trip; the pool has sockets to spare. */
+const HEAD_CONCURRENCY = 8;
+
 export interface S3PublicationOptions {
   readonly client: S3Client;
   readonly bucket: string;
@@ -36,6 +39,8 @@ export interface S3PublicationOptions {
   readonly partSizeBytes: number;
   readonly queueSize: number;
   readonly staleVersionAgeMs: number;
+  /** Versions kept after a publish, the new and the replaced one included (at least 2). */
+  readonly keepVersions: number;
   readonly logger: Logger;
   readonly signal?: AbortSignal | undefined;
 }
@@ -77,7 +82,7 @@ export class S3Publication implements ExportPublication {
     return `s3://${this.#o.bucket}/${key}`;
   }
 
-  openFile(name: string, contentType: string): ExportFileSink {
+  openFile(name: string, contentType: string, contentEncoding?: string): ExportFileSink {
     if (this.#state !== 'open') {
       throw (
         this.#failure ?? new DestinationInvalidError(`openFile(${name}) after the export was ${this.#state}`)
@@ -93,6 +98,7 @@ export class S3Publication implements ExportPublication {
       name,
       path: `${this.#o.exportId}/${name}`,
       contentType,
+      ...(contentEncoding === undefined ? {} : { contentEncoding }),
       contentDisposition: contentDisposition(this.#o.period, name),
       metadata: { [EXPORT_ID_METADATA]: this.#o.exportId },
       sse: this.#o.sse,
@@ -266,28 +272,21 @@ export class S3Publication implements ExportPublication {
   }
 
   async #currentVersion(): Promise<CurrentVersion> {
-    try {
-      const head = await this.#o.client.send(
-        new HeadObjectCommand({ Bucket: this.#o.bucket, Key: this.#manifestKey }),
-      );
-      const exportId = head.Metadata?.[EXPORT_ID_METADATA];
-      return exportId === undefined || exportId === '' ? { kind: 'unknown' } : { kind: 'known', exportId };
-    } catch (error) {
-      if (isS3NotFound(error)) return { kind: 'none' };
-      throw error;
-    }
+    const exportId = await this.#writtenBy(this.#manifestKey);
+    if (exportId === undefined) return { kind: 'none' };
+    return exportId === '' ? { kind: 'unknown' } : { kind: 'known', exportId };
   }
 
   /**
-   * Keeps this version and the one it replaced (a reader may still be downloading it) and deletes
-   * the others — only those whose newest object is staleVersionAgeMs older than the new manifest
+   * Keeps this version, the one it replaced (a reader may still be downloading it) and the newest
+   * others up to keepVersions, and deletes the rest — only those whose newest object is staleVersionAgeMs older than the new manifest
    * (server clock), so an export another worker is still writing is never removed from under it —
    * and of those only objects it wrote: `<base>/<exportId>/<file>` whose metadata names that
-   * export id (one HEAD per candidate; a version holds a handful of files). Anything else under
+   * export id (one HEAD per candidate, a few at a time). Anything else under
    * the period (someone's notes, deeper keys, objects without our metadata) is left alone.
    */
   async #removeOldVersions(replaced: CurrentVersion): Promise<void> {
-    const { client, bucket, base, exportId, staleVersionAgeMs, logger } = this.#o;
+    const { client, bucket, base, exportId, staleVersionAgeMs, keepVersions, logger } = this.#o;
     if (replaced.kind === 'unknown') {
       logger.info({ base }, 'the replaced manifest names no version; old versions are kept');
       return;
@@ -312,13 +311,19 @@ export class S3Publication implements ExportPublication {
       versions.set(version, entry);
     }
     const cutoff = (manifestTime ?? Date.now()) - staleVersionAgeMs;
-    const stale = [...versions.entries()].filter(([, v]) => v.newest <= cutoff);
+    const newestFirst = [...versions.entries()].sort(([, a], [, b]) => b.newest - a.newest);
+    const stale = newestFirst
+      .slice(Math.max(0, keepVersions - keep.size))
+      .filter(([, v]) => v.newest <= cutoff);
     if (stale.length === 0) return;
-    const ours: string[] = [];
-    const foreign: string[] = [];
-    for (const [version, { keys }] of stale) {
-      for (const key of keys) ((await this.#writtenBy(key)) === version ? ours : foreign).push(key);
+    const candidates = stale.flatMap(([version, { keys }]) => keys.map((key) => ({ version, key })));
+    const writers: (string | undefined)[] = [];
+    for (let i = 0; i < candidates.length; i += HEAD_CONCURRENCY) {
+      const batch = candidates.slice(i, i + HEAD_CONCURRENCY);
+      writers.push(...(await Promise.all(batch.map((c) => this.#writtenBy(c.key)))));
     }
+    const ours = candidates.filter((c, i) => writers[i] === c.version).map((c) => c.key);
+    const foreign = candidates.filter((c, i) => writers[i] !== c.version).map((c) => c.key);
     if (foreign.length > 0)
       logger.info({ base, keys: foreign.slice(0, 20) }, 'left alone: objects not written by shift-export');
     if (ours.length === 0) return;
@@ -326,11 +331,11 @@ export class S3Publication implements ExportPublication {
     logger.info({ base, removed: stale.map(([id]) => id) }, 'removed old export versions');
   }
 
-  /** The export id an object's metadata names; undefined when it names none (or is gone). */
+  /** The export id an object's metadata names ('' when none); undefined when there is no such object. */
   async #writtenBy(key: string): Promise<string | undefined> {
     try {
       const head = await this.#o.client.send(new HeadObjectCommand({ Bucket: this.#o.bucket, Key: key }));
-      return head.Metadata?.[EXPORT_ID_METADATA];
+      return head.Metadata?.[EXPORT_ID_METADATA] ?? '';
     } catch (error) {
       if (isS3NotFound(error)) return undefined;
       throw error;

@@ -3,17 +3,10 @@
 // callers (the API's download route), so traversal is refused before any file or key is touched.
 
 import { periodKey, type Period } from '../domain/period.js';
+import { hasControlCharacters } from '../one-line.js';
 import { DestinationInvalidError } from './destination-errors.js';
 
-/** C0 and C1 control characters, DEL included: never in a path, key or header. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
-
 export const MANIFEST_NAME = 'manifest.json';
-
-export function hasControlCharacters(text: string): boolean {
-  return CONTROL_CHARACTERS.test(text);
-}
 
 /** For messages: the text with control characters shown as \u escapes. */
 export function printable(text: string): string {

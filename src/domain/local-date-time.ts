@@ -1,12 +1,9 @@
-// The spec's LocalDateTime (ISO 8601 without a zone, optional fraction up to 9 digits) and
-// Timestamp (with a Z): the patterns the contract's schemas check, and LocalDateTime text <-> whole
-// epoch seconds. The reading runs twice per row on the hot path, so it goes by charCodeAt with no
-// regex and no allocation; test/domain/local-date-time.test.ts checks it against the pattern.
+// The spec's LocalDateTime text (ISO 8601 without a zone, optional fraction up to 9 digits; its
+// pattern is in contract/date-time-text.ts) <-> whole epoch seconds. The reading runs twice per row
+// on the hot path, so it goes by charCodeAt with no regex and no allocation;
+// test/domain/local-date-time.test.ts checks it against the pattern.
 
 import { daysFromCivil, daysInMonth, formatDateTime, SECONDS_PER_DAY } from './civil-time.js';
-
-export const LOCAL_DATE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?$/;
-export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
 
 const ZERO = 48;
 

@@ -23,19 +23,46 @@ export interface UtcWindow {
   readonly startLt: string;
 }
 
-/** Parses and checks a period; `maxDays` bounds its length. Throws InvalidRequestError. */
-export function parsePeriod(from: string, to: string, maxDays: number): Period {
+/** The names of a period's two fields as the asker wrote them: flags, or members of a body. */
+export interface PeriodFields {
+  readonly from: string;
+  readonly to: string;
+}
+
+/** The command line's flags: the default. */
+export const FLAG_PERIOD_FIELDS: PeriodFields = { from: '--from', to: '--to' };
+
+export interface PeriodRules {
+  readonly maxDays: number;
+  /** Default FLAG_PERIOD_FIELDS: an API body or job data says `from` and `to`. */
+  readonly fields?: PeriodFields;
+  /** The end of the message past maxDays, after "has N days, "; default names EXPORT_MAX_DAYS. */
+  readonly overLimit?: (maxDays: number) => string;
+}
+
+const exportOverLimit = (maxDays: number): string =>
+  `more than the maximum of ${maxDays} (EXPORT_MAX_DAYS); split it or use backfill`;
+
+/**
+ * Parses and checks a period; `rules` (or a number: its maxDays) bounds its length, and names the
+ * fields in messages as the asker wrote them. Throws InvalidRequestError.
+ */
+export function parsePeriod(from: string, to: string, rules: number | PeriodRules): Period {
+  const {
+    maxDays,
+    fields = FLAG_PERIOD_FIELDS,
+    overLimit = exportOverLimit,
+  } = typeof rules === 'number' ? { maxDays: rules } : rules;
   const fromDay = parseDay(from);
   if (fromDay === undefined)
-    throw new InvalidRequestError(`--from "${from}" is not a date (expected YYYY-MM-DD)`);
+    throw new InvalidRequestError(`${fields.from} "${from}" is not a date (expected YYYY-MM-DD)`);
   const toDay = parseDay(to);
-  if (toDay === undefined) throw new InvalidRequestError(`--to "${to}" is not a date (expected YYYY-MM-DD)`);
-  if (fromDay > toDay) throw new InvalidRequestError(`--from ${from} is after --to ${to}`);
+  if (toDay === undefined)
+    throw new InvalidRequestError(`${fields.to} "${to}" is not a date (expected YYYY-MM-DD)`);
+  if (fromDay > toDay) throw new InvalidRequestError(`${fields.from} ${from} is after ${fields.to} ${to}`);
   const days = toDay - fromDay + 1;
   if (days > maxDays) {
-    throw new InvalidRequestError(
-      `the period ${from}..${to} has ${days} days, more than the maximum of ${maxDays} (EXPORT_MAX_DAYS); split it or use backfill`,
-    );
+    throw new InvalidRequestError(`the period ${from}..${to} has ${days} days, ${overLimit(maxDays)}`);
   }
   return { from, to };
 }

@@ -43,7 +43,7 @@ interface Run {
 
 /** Row texts of a batch built from runs of rows of other batches. */
 class JoinedRowTexts implements RowTexts {
-  readonly #runs: readonly Run[];
+  #runs: readonly Run[] | undefined;
   readonly #length: number;
   readonly allUtf8: boolean;
 
@@ -63,18 +63,22 @@ class JoinedRowTexts implements RowTexts {
     return run.texts.isUtf8(run.from + index - run.start);
   }
 
-  /** Nothing to do: a run's batch may still hold rows to come, and goes with the last of them. */
-  release(): void {}
+  /** Lets go of the source batches' texts (not released here: they may still have rows to come). */
+  release(): void {
+    this.#runs = undefined;
+  }
 
   #runAt(index: number): Run {
+    const runs = this.#runs;
+    if (runs === undefined) throw new Error('the texts of this batch were released after it was validated');
     let low = 0;
-    let high = this.#runs.length - 1;
+    let high = runs.length - 1;
     while (low < high) {
       const middle = (low + high + 1) >> 1;
-      if (this.#runs[middle]!.start <= index) low = middle;
+      if (runs[middle]!.start <= index) low = middle;
       else high = middle - 1;
     }
-    const run = this.#runs[low];
+    const run = runs[low];
     if (run === undefined || index < run.start || index >= this.#length)
       throw new RangeError(`no row ${index} in this batch`);
     return run;

@@ -4,6 +4,48 @@ import type { Column } from './column.js';
 import type { ShiftRecord } from './shift-record.js';
 import { roundedRatio } from './decimal.js';
 
+/**
+ * The four location columns of one end of a shift: start and finish have the same columns, named
+ * and described alike (`start_location_lat` … `finish_location_match`).
+ */
+function locationColumns(end: 'start' | 'finish'): Column<ShiftRecord>[] {
+  const End = end === 'start' ? 'Start' : 'Finish';
+  return [
+    {
+      name: `${end}_location_lat`,
+      header: `${End} latitude`,
+      kind: 'number',
+      width: 11,
+      description: `Latitude at the ${end}.`,
+      value: (r) => r.shift[`${end}_location_lat`],
+    },
+    {
+      name: `${end}_location_lon`,
+      header: `${End} longitude`,
+      kind: 'number',
+      width: 11,
+      description: `Longitude at the ${end}.`,
+      value: (r) => r.shift[`${end}_location_lon`],
+    },
+    {
+      name: `${end}_location_distance`,
+      header: `${End} distance`,
+      kind: 'integer',
+      width: 9,
+      description: `Distance between user and shop at the ${end}. The source states no unit.`,
+      value: (r) => r.shift[`${end}_location_distance`],
+    },
+    {
+      name: `${end}_location_match`,
+      header: `${End} match`,
+      kind: 'boolean',
+      width: 8,
+      description: `True when the ${end} distance does not exceed the permitted value.`,
+      value: (r) => r.shift[`${end}_location_match`],
+    },
+  ];
+}
+
 export const SHIFT_COLUMNS: readonly Column<ShiftRecord>[] = [
   {
     name: 'shift_id',
@@ -206,70 +248,8 @@ export const SHIFT_COLUMNS: readonly Column<ShiftRecord>[] = [
     description: 'duration in hours, 2 decimals.',
     value: (r) => roundedRatio(r.shift.duration, 3600, 2),
   },
-  {
-    name: 'start_location_lat',
-    header: 'Start latitude',
-    kind: 'number',
-    width: 11,
-    description: 'Latitude at the start.',
-    value: (r) => r.shift.start_location_lat,
-  },
-  {
-    name: 'start_location_lon',
-    header: 'Start longitude',
-    kind: 'number',
-    width: 11,
-    description: 'Longitude at the start.',
-    value: (r) => r.shift.start_location_lon,
-  },
-  {
-    name: 'start_location_distance',
-    header: 'Start distance',
-    kind: 'integer',
-    width: 9,
-    description: 'Distance between user and shop at the start. The source states no unit.',
-    value: (r) => r.shift.start_location_distance,
-  },
-  {
-    name: 'start_location_match',
-    header: 'Start match',
-    kind: 'boolean',
-    width: 8,
-    description: 'True when the start distance does not exceed the permitted value.',
-    value: (r) => r.shift.start_location_match,
-  },
-  {
-    name: 'finish_location_lat',
-    header: 'Finish latitude',
-    kind: 'number',
-    width: 11,
-    description: 'Latitude at the finish.',
-    value: (r) => r.shift.finish_location_lat,
-  },
-  {
-    name: 'finish_location_lon',
-    header: 'Finish longitude',
-    kind: 'number',
-    width: 11,
-    description: 'Longitude at the finish.',
-    value: (r) => r.shift.finish_location_lon,
-  },
-  {
-    name: 'finish_location_distance',
-    header: 'Finish distance',
-    kind: 'integer',
-    width: 9,
-    description: 'Distance between user and shop at the finish. The source states no unit.',
-    value: (r) => r.shift.finish_location_distance,
-  },
-  {
-    name: 'finish_location_match',
-    header: 'Finish match',
-    kind: 'boolean',
-    width: 8,
-    description: 'True when the finish distance does not exceed the permitted value.',
-    value: (r) => r.shift.finish_location_match,
-  },
+  ...locationColumns('start'),
+  ...locationColumns('finish'),
   {
     name: 'location_status',
     header: 'Location status',

@@ -17,10 +17,10 @@
 export const REPLACEMENT_CHARACTER = '\uFFFD';
 
 // Everything that might need replacing, as one class without the u flag (the fast test, run on
-// every upstream text): a hit on a surrogate is usually half of a well-formed pair (an emoji),
-// which the exact rule below then keeps.
+// every upstream text, and folded into row-xml.ts's one test): a hit on a surrogate is usually
+// half of a well-formed pair (an emoji), which the exact rule below then keeps.
 // eslint-disable-next-line no-control-regex
-const SUSPECT = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F\uD800-\uDFFF\uFFFE\uFFFF]/;
+export const SUSPECT = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F\uD800-\uDFFF\uFFFE\uFFFF]/;
 // The exact rule: with the u flag a well-formed pair is one code point in the last range, and an
 // unpaired surrogate is a code point of its own, outside every range.
 const UNHOLDABLE = /[^\t\n\r\x20-\x7E\x80-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;

@@ -53,11 +53,35 @@ export interface UserSummary {
   readonly stats: GroupStats;
 }
 
-/** Every summary table of one export, each sorted by name (then id) for stable output. */
+/** The division_name of a day's "all divisions" row (its division_id is empty). */
+export const ALL_DIVISIONS_LABEL = 'All divisions';
+
+/** One business date and division, or (divisionId null) the day's shifts of all divisions. */
+export interface DaySummary {
+  /** Day number (days since 1970-01-01) of the business date. */
+  readonly businessDay: number;
+  readonly divisionId: number | null;
+  readonly divisionName: string;
+  readonly stats: GroupStats;
+}
+
+/**
+ * The rows of a summary table in order: an array, or (past the export's memory budget) rows read
+ * back from temp files, which may be iterated as often as a writer needs.
+ */
+export interface SummaryRows<T> extends Iterable<T> {
+  readonly length: number;
+}
+
+/**
+ * Every summary table of one export, each sorted by name (then id) for stable output; `days` by
+ * business date, each day's "all divisions" row first, then its divisions by name (then id).
+ */
 export interface ExportSummaries {
   readonly overall: GroupStats;
   readonly divisions: readonly DivisionSummary[];
+  readonly days: readonly DaySummary[];
   readonly regions: readonly RegionSummary[];
-  readonly shops: readonly ShopSummary[];
-  readonly users: readonly UserSummary[];
+  readonly shops: SummaryRows<ShopSummary>;
+  readonly users: SummaryRows<UserSummary>;
 }

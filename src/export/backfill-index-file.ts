@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { S3Config } from '../config.js';
 import { createS3Client } from '../destinations/s3-client.js';
 import { toLocalDestinationError, toS3DestinationError } from '../destinations/destination-errors.js';
-import { parseDestination } from '../destinations/parse-destination.js';
+import { parseDestination } from '../destination-address.js';
 import { periodKey, type Period } from '../domain/period.js';
 
 export function backfillIndexName(period: Period): string {

@@ -1,17 +1,14 @@
 // One export of a period as `shift-export run`, `demo` and the queue worker all assemble it: the
-// destination named by text (row hashes kept beside it by the change-tracking wrapper, so the next
-// export of the period can count the rows that changed), a WFM client, and runExport with the
-// settings from configuration. What differs per caller stays with the caller: the worker's
-// destination rule, job data, progress and metrics; the CLI's progress line and summary.
+// destination named by text, a WFM client, and runExport with the settings from configuration.
+// What differs per caller stays with the caller: the worker's destination rule, job data, progress
+// and metrics; the CLI's progress line and summary.
 
 import type { ConnectedWfmConfig, ExportConfig, S3Config } from '../config.js';
-import type { ParsedDestination } from '../destinations/parse-destination.js';
+import type { ParsedDestination } from '../destination-address.js';
 import { createDestination, type AnyDestination } from '../destinations/create-destination.js';
-import type { Manifest } from '../render/manifest.js';
 import type { Logger } from '../logger.js';
 import { WfmClient } from '../wfm/wfm-client.js';
 import type { ProgressListener } from './progress.js';
-import { ChangeTrackingDestination } from './row-changes/change-tracking-destination.js';
 import { runExport, type ExportRequest, type ExportResult } from './run-export.js';
 
 export interface PeriodExportOptions {
@@ -28,30 +25,19 @@ export interface PeriodExportOptions {
   readonly onUpstreamRetry?: () => void;
 }
 
-export interface PeriodExportRun {
+interface PeriodExportRun {
   readonly onProgress?: ProgressListener;
   readonly signal?: AbortSignal | undefined;
 }
 
-export interface PeriodExportResult {
-  readonly result: ExportResult;
-  /** The manifest as published, with the changed-row counts when they could be counted. */
-  readonly published: Manifest | undefined;
-}
-
 export class PeriodExport {
-  readonly #base: AnyDestination;
-  readonly #destination: ChangeTrackingDestination;
+  readonly #destination: AnyDestination;
   readonly #client: WfmClient;
   readonly #options: PeriodExportOptions;
 
-  private constructor(base: AnyDestination, options: PeriodExportOptions) {
-    this.#base = base;
+  private constructor(destination: AnyDestination, options: PeriodExportOptions) {
+    this.#destination = destination;
     this.#options = options;
-    this.#destination = new ChangeTrackingDestination(base, {
-      csvDelimiter: options.exportConfig.csvDelimiter,
-      logger: options.logger,
-    });
     const onRetry = options.onUpstreamRetry;
     this.#client = new WfmClient(options.wfm, {
       logger: options.logger,
@@ -62,28 +48,30 @@ export class PeriodExport {
   /** Builds the destination and the client; nothing is read or written until run. */
   static async open(options: PeriodExportOptions): Promise<PeriodExport> {
     const roots = options.roots === undefined ? {} : { roots: options.roots };
-    const base = await createDestination(options.dest, options.s3Config, options.logger, roots);
-    return new PeriodExport(base, options);
+    const destination = await createDestination(options.dest, options.s3Config, options.logger, roots);
+    return new PeriodExport(destination, options);
   }
 
   /** Checks the destination can be written, then exports. */
-  async run(request: ExportRequest, run: PeriodExportRun = {}): Promise<PeriodExportResult> {
+  async run(request: ExportRequest, run: PeriodExportRun = {}): Promise<ExportResult> {
     await this.#destination.check();
     const { exportConfig, wfm, logger } = this.#options;
-    const result = await runExport(request, {
+    return runExport(request, {
       source: this.#client,
       destination: this.#destination,
       settings: {
         csvDelimiter: exportConfig.csvDelimiter,
+        csvDecimal: exportConfig.csvDecimal,
+        csvCompression: exportConfig.csvCompression,
         csvBom: exportConfig.csvBom,
         matchRateThreshold: exportConfig.matchRateThreshold,
         sourceBaseUrl: wfm.baseUrl,
+        memoryBudgetBytes: exportConfig.memoryMb * 1024 * 1024,
       },
       logger,
       ...(run.onProgress === undefined ? {} : { onProgress: run.onProgress }),
       ...(run.signal === undefined ? {} : { signal: run.signal }),
     });
-    return { result, published: this.#destination.publishedManifest(result.manifest.export_id) };
   }
 
   /** Bytes read from the upstream so far, on the wire and decoded. */
@@ -93,7 +81,8 @@ export class PeriodExport {
 
   /** Releases the destination's S3 client (if it owns one) and the WFM client's connections. */
   async close(): Promise<void> {
-    if ('close' in this.#base && typeof this.#base.close === 'function') this.#base.close();
+    const destination = this.#destination;
+    if ('close' in destination && typeof destination.close === 'function') destination.close();
     await this.#client.close();
   }
 }

@@ -1,8 +1,12 @@
 // The use case: export one period. Reads like a table of contents — division metadata, the report
-// streamed through the pipeline into the renderers, the summaries, the manifest last — and returns
-// the published manifest. The CLI (`shift-export run`, `demo`) and the queue worker both call it.
+// streamed through the pipeline into the renderers and the change recorder, the summaries, the
+// changes since the previous export (before the workbook ends: its Overview shows them), the
+// manifest last — and returns the published manifest. The CLI (`shift-export run`, `demo`) and
+// the queue worker both call it.
 
-import type { Division } from '../wfm/schemas.js';
+import type { Writable } from 'node:stream';
+import { tmpdir } from 'node:os';
+import type { Division } from '../contract/division.js';
 import type {
   Destination,
   ExportFileSink,
@@ -10,19 +14,30 @@ import type {
   StoredFile,
 } from '../destinations/destination.js';
 import type { ExportFormat } from '../config.js';
+import { CONTENT_TYPES } from '../destinations/content-headers.js';
 import { type Period, upstreamWindow } from '../domain/period.js';
 import { SHIFT_COLUMNS } from '../domain/shift-columns.js';
-import { REJECTED_COLUMNS, type RejectedRow } from '../domain/rejected-row.js';
 import type { ShiftRecord } from '../domain/shift-record.js';
+import { REJECTED_COLUMNS } from '../domain/rejected-row.js';
 import type { ExportSummaries } from '../domain/summary.js';
 import { AbortedError } from '../errors.js';
+import { ChangeRecorder } from '../changes/change-recorder.js';
+import { TempFolder } from '../temp-file.js';
 import type { ReadProgress } from '../wfm/report-reader.js';
 import type { Logger } from '../logger.js';
 import { divisionDirectory } from '../pipeline/enrich.js';
 import { ShiftPipeline } from '../pipeline/shift-pipeline.js';
+import type { DecimalSeparator } from '../render/cell-text.js';
+import {
+  csvContentEncoding,
+  csvFileName,
+  csvOutput,
+  type CsvCompression,
+} from '../render/csv/csv-compression.js';
 import type { CsvDelimiter } from '../render/csv/csv-line-encoder.js';
 import { CsvTableWriter, type CsvTableOptions } from '../render/csv/csv-table-writer.js';
 import type { ShiftsWorkbookWriter } from '../render/xlsx/shifts-workbook-writer.js';
+import type { ParquetTableWriter } from '../render/parquet/parquet-table-writer.js';
 import { renderManifest, manifestStatistics, type Manifest, type ManifestFile } from '../render/manifest.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { newExportId } from './export-id.js';
@@ -37,10 +52,16 @@ export interface ExportRequest {
 
 export interface ExportSettings {
   readonly csvDelimiter: CsvDelimiter;
+  readonly csvDecimal: DecimalSeparator;
+  readonly csvCompression: CsvCompression;
   readonly csvBom: boolean;
   readonly matchRateThreshold: number;
   /** The upstream's base URL, recorded in the manifest (never a token). */
   readonly sourceBaseUrl: string;
+  /** EXPORT_MEMORY_MB in bytes: what user and shop statistics may hold before they spill; none: no limit. */
+  readonly memoryBudgetBytes?: number;
+  /** Where statistics spill; default os.tmpdir(). */
+  readonly tempDir?: string;
 }
 
 export interface ExportDependencies {
@@ -65,13 +86,20 @@ export interface ExportResult {
   readonly upstream: ReadProgress | undefined;
 }
 
-const CSV_TYPE = 'text/csv; charset=utf-8';
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
 interface OpenFile {
   readonly sink: ExportFileSink;
   readonly contentType: string;
+  readonly contentEncoding: 'gzip' | undefined;
   rows: number;
+}
+
+/** Opens a file of the export; a CSV file with the export's compression. */
+type OpenFileOf = (name: string, contentType: string, contentEncoding?: 'gzip') => OpenFile;
+
+/** A CSV file of the export: where it is stored, and the stream its text goes into. */
+interface OpenCsv {
+  readonly file: OpenFile;
+  readonly output: Writable;
 }
 
 export async function runExport(request: ExportRequest, deps: ExportDependencies): Promise<ExportResult> {
@@ -96,26 +124,38 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
   );
 
   const publication = await deps.destination.begin(period, exportId, signal);
+  const changes = new ChangeRecorder({ logger: log });
   const files = new Map<string, OpenFile>();
-  const open = (name: string, contentType: string): OpenFile => {
-    const file: OpenFile = { sink: publication.openFile(name, contentType), contentType, rows: 0 };
+  const open: OpenFileOf = (name, contentType, contentEncoding) => {
+    const sink = publication.openFile(name, contentType, contentEncoding);
+    const file: OpenFile = { sink, contentType, contentEncoding, rows: 0 };
     files.set(name, file);
     return file;
   };
+  const compression = deps.settings.csvCompression;
+  const openCsv = (name: string): OpenCsv => {
+    const file = open(csvFileName(name, compression), CONTENT_TYPES.csv, csvContentEncoding(compression));
+    return { file, output: csvOutput(file.sink.stream, compression) };
+  };
   let workbook: ShiftsWorkbookWriter | undefined;
+  // Spilled statistics: read back while the summaries are written, removed however the export ends.
+  const temp = new TempFolder(deps.settings.tempDir ?? tmpdir());
   try {
-    const csvOptions = { delimiter: deps.settings.csvDelimiter, bom: deps.settings.csvBom };
+    const csvOptions: CsvTableOptions = {
+      delimiter: deps.settings.csvDelimiter,
+      decimal: deps.settings.csvDecimal,
+      bom: deps.settings.csvBom,
+    };
     const wantCsv = formats.includes('csv');
-    const shiftsCsvFile = wantCsv ? open('shifts.csv', CSV_TYPE) : undefined;
-    const rejectedCsvFile = wantCsv ? open('rejected.csv', CSV_TYPE) : undefined;
-    const shiftsCsv =
-      shiftsCsvFile && new CsvTableWriter(SHIFT_COLUMNS, shiftsCsvFile.sink.stream, csvOptions);
+    const shiftsCsvFile = wantCsv ? openCsv('shifts.csv') : undefined;
+    const rejectedCsvFile = wantCsv ? openCsv('rejected.csv') : undefined;
+    const shiftsCsv = shiftsCsvFile && new CsvTableWriter(SHIFT_COLUMNS, shiftsCsvFile.output, csvOptions);
     const rejectedCsv =
-      rejectedCsvFile && new CsvTableWriter(REJECTED_COLUMNS, rejectedCsvFile.sink.stream, csvOptions);
+      rejectedCsvFile && new CsvTableWriter(REJECTED_COLUMNS, rejectedCsvFile.output, csvOptions);
     if (formats.includes('xlsx')) {
       // Loaded only when wanted: exceljs costs a CSV-only export memory and start-up time.
       const { ShiftsWorkbookWriter } = await import('../render/xlsx/shifts-workbook-writer.js');
-      const xlsxFile = open('shifts.xlsx', XLSX_TYPE);
+      const xlsxFile = open('shifts.xlsx', CONTENT_TYPES.xlsx);
       workbook = new ShiftsWorkbookWriter(xlsxFile.sink.stream, {
         createdAt: startedAt,
         creator: `${TOOL_NAME} ${TOOL_VERSION}`,
@@ -123,25 +163,37 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
       });
     }
 
+    let shiftsParquet: ParquetTableWriter<ShiftRecord> | undefined;
+    if (formats.includes('parquet')) {
+      // Loaded only when wanted, as exceljs is.
+      const { ParquetTableWriter } = await import('../render/parquet/parquet-table-writer.js');
+      const parquetFile = open('shifts.parquet', CONTENT_TYPES.parquet);
+      shiftsParquet = new ParquetTableWriter(SHIFT_COLUMNS, parquetFile.sink.stream, {
+        createdBy: `${TOOL_NAME} ${TOOL_VERSION}`,
+      });
+    }
+
     // Stages run synchronously per batch; writing (and waiting for slow sinks) happens between batches.
-    const pipeline = new ShiftPipeline({ period, divisions: divisionDirectory(divisions) });
-    const shifts: ShiftRecord[] = [];
-    const rejected: RejectedRow[] = [];
-    const collect = {
-      shift: (r: ShiftRecord) => void shifts.push(r),
-      rejected: (r: RejectedRow) => void rejected.push(r),
-    };
+    const budgetBytes = deps.settings.memoryBudgetBytes;
+    const pipeline = new ShiftPipeline({
+      period,
+      divisions: divisionDirectory(divisions),
+      ...(budgetBytes === undefined ? {} : { groupMemory: { budgetBytes, temp } }),
+    });
 
     report({ phase: 'fetching' });
     let upstream: ReadProgress | undefined;
     const read = { window: upstreamWindow(period), signal, onProgress: (p: ReadProgress) => (upstream = p) };
     for await (const batch of deps.source.readShifts(read)) {
-      pipeline.processBatch(batch, collect);
+      const { shifts, rejected } = pipeline.processBatch(batch);
       for (const record of shifts) {
+        changes.record(record);
         const a = shiftsCsv?.write(record);
         if (a) await a;
         const b = workbook?.addShift(record);
         if (b) await b;
+        const c = shiftsParquet?.write(record);
+        if (c) await c;
       }
       for (const row of rejected) {
         const a = rejectedCsv?.write(row);
@@ -149,8 +201,6 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
         const b = workbook?.addRejected(row);
         if (b) await b;
       }
-      shifts.length = 0;
-      rejected.length = 0;
       const counts = pipeline.counts;
       report({ rows: counts.fetched, exported: counts.exported, rejected: counts.rejected });
       throwIfAborted(signal);
@@ -159,9 +209,13 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
     report({ phase: 'summaries' });
     const counts = pipeline.counts;
     const summaries = pipeline.finish();
-    if (shiftsCsvFile && shiftsCsv) shiftsCsvFile.rows = (await shiftsCsv.end()).rows;
-    if (rejectedCsvFile && rejectedCsv) rejectedCsvFile.rows = (await rejectedCsv.end()).rows;
-    if (wantCsv) await writeSummaryCsvs(summaries, open, csvOptions);
+    if (shiftsCsvFile && shiftsCsv) shiftsCsvFile.file.rows = (await shiftsCsv.end()).rows;
+    if (rejectedCsvFile && rejectedCsv) rejectedCsvFile.file.rows = (await rejectedCsv.end()).rows;
+    if (wantCsv) await writeSummaryCsvs(summaries, openCsv, csvOptions);
+    const parquetFile = files.get('shifts.parquet');
+    if (parquetFile && shiftsParquet) parquetFile.rows = (await shiftsParquet.end()).rows;
+    // Before the workbook's last sheets: its Overview shows the rows changed since the previous export.
+    const { file: rowHashes, ...changed } = await changes.conclude(publication, deps.destination, period);
     const xlsxFile = files.get('shifts.xlsx');
     if (workbook && xlsxFile) {
       await workbook.finish(summaries, {
@@ -171,6 +225,7 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
         counts,
         exportId,
         toolVersion: TOOL_VERSION,
+        changes: changed,
       });
       xlsxFile.rows = counts.exported;
     }
@@ -187,7 +242,11 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
       source: { base_url: deps.settings.sourceBaseUrl },
       counts,
       statistics: manifestStatistics(summaries.overall),
-      files: stored.map(({ file, stored: s }) => manifestFile(s, file)),
+      files: [
+        ...stored.map(({ file, stored: s }) => manifestFile(s, file)),
+        ...(rowHashes === undefined ? [] : [rowHashes]),
+      ],
+      ...changed,
     };
     throwIfAborted(signal);
     const published = await publication.publish(renderManifest(manifest));
@@ -204,18 +263,21 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
   } catch (error) {
     await abortAll(publication, files, workbook, error, log);
     throw signal?.aborted ? new AbortedError('the export was aborted', error) : error;
+  } finally {
+    await changes.dispose();
+    temp.dispose();
   }
 }
 
 async function writeSummaryCsvs(
   summaries: ExportSummaries,
-  open: (name: string, contentType: string) => OpenFile,
+  openCsv: (name: string) => OpenCsv,
   csvOptions: CsvTableOptions,
 ): Promise<void> {
   for (const table of SUMMARY_TABLES) {
-    const file = open(table.fileName, CSV_TYPE);
+    const { file, output } = openCsv(table.fileName);
     file.rows = await table.use(summaries, async (columns, rows) => {
-      const writer = new CsvTableWriter(columns, file.sink.stream, csvOptions);
+      const writer = new CsvTableWriter(columns, output, csvOptions);
       for (const row of rows) {
         const wait = writer.write(row);
         if (wait) await wait;
@@ -233,6 +295,7 @@ function manifestFile(stored: StoredFile, file: OpenFile): ManifestFile {
     sha256: stored.sha256,
     rows: file.rows,
     content_type: file.contentType,
+    ...(file.contentEncoding === undefined ? {} : { content_encoding: file.contentEncoding }),
   };
 }
 

@@ -1,7 +1,12 @@
-// The aggregate stage: location-match statistics per division, region, shop and user, and overall.
+// The aggregate stage: location-match statistics per division, region, shop and user, per business
+// date (all divisions, and each division), and overall.
 // Memory grows with the number of groups and of distinct distances, never with rows. Groups are
 // keyed by id and labelled with the names of their latest row; divisions listed in the metadata
 // without a shift appear with zero shifts and their metadata name.
+//
+// User and shop groups, the many, live in memory up to a budget (GroupMemory, EXPORT_MEMORY_MB)
+// and spill to sorted runs on disk beyond it, merged at the end with the same exact statistics
+// (group-spill.ts); divisions and regions are few and always stay.
 //
 // Labels are replaced only when they change: keeping the latest row's own string (or the row)
 // would keep every row alive until its group's next row, which costs more GC than everything else.
@@ -10,23 +15,35 @@
 // toLowerCase() (Unicode default case mapping, no locale) by UTF-16 code units, ties broken by the
 // name as sent, then by id. Deterministic on every machine, whatever its ICU data.
 
-import type { FinishedShift } from '../domain/finished-shift.js';
+import type { FinishedShift } from '../contract/finished-shift.js';
 import type { ShiftRecord } from '../domain/shift-record.js';
-import type {
-  DivisionSummary,
-  ExportSummaries,
-  RegionSummary,
-  ShopSummary,
-  UserSummary,
+import {
+  ALL_DIVISIONS_LABEL,
+  type DaySummary,
+  type DivisionSummary,
+  type ExportSummaries,
+  type RegionSummary,
+  type ShopSummary,
+  type SummaryRows,
+  type UserSummary,
 } from '../domain/summary.js';
 import type { DivisionDirectory } from './enrich.js';
 import { GroupAccumulator } from './group-accumulator.js';
-import { PairSlab } from './pair-slab.js';
+import {
+  GROUP_BYTES,
+  labelBytes,
+  SpilledGroups,
+  SUMMARY_BYTES,
+  type GroupMemory,
+  type SpillLevel,
+} from './group-spill.js';
+import { sortByNameThenId } from './name-order.js';
+import { PendingDistances } from './pending-distances.js';
 
 class DivisionGroup {
   readonly stats: GroupAccumulator;
   name: string;
-  constructor(shift: FinishedShift, slab: PairSlab) {
+  constructor(shift: FinishedShift, slab: PendingDistances) {
     this.stats = new GroupAccumulator(slab);
     this.name = shift.division_name;
   }
@@ -41,7 +58,7 @@ class RegionGroup {
   name: string;
   divisionId: number;
   divisionName: string;
-  constructor(shift: FinishedShift, slab: PairSlab) {
+  constructor(shift: FinishedShift, slab: PendingDistances) {
     this.stats = new GroupAccumulator(slab);
     this.name = shift.region_name;
     this.divisionId = shift.division_id;
@@ -61,7 +78,7 @@ class ShopGroup {
   locality: string | null;
   regionName: string;
   divisionName: string;
-  constructor(shift: FinishedShift, slab: PairSlab) {
+  constructor(shift: FinishedShift, slab: PendingDistances) {
     this.stats = new GroupAccumulator(slab);
     this.sap = shift.shop_sap;
     this.locality = shift.shop_locality;
@@ -81,7 +98,7 @@ class UserGroup {
   readonly stats: GroupAccumulator;
   login: string;
   displayName: string;
-  constructor(shift: FinishedShift, slab: PairSlab) {
+  constructor(shift: FinishedShift, slab: PendingDistances) {
     this.stats = new GroupAccumulator(slab);
     this.login = shift.user_login;
     this.displayName = shift.user_display_name;
@@ -93,32 +110,84 @@ class UserGroup {
   }
 }
 
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+/** One business date: all its shifts, and its shifts per division id. */
+class DayGroup {
+  readonly all: GroupAccumulator;
+  readonly divisions = new Map<number, GroupAccumulator>();
+  constructor(private readonly slab: PendingDistances) {
+    this.all = new GroupAccumulator(slab);
+  }
+  add(shift: FinishedShift): void {
+    this.all.add(shift);
+    let division = this.divisions.get(shift.division_id);
+    if (division === undefined) {
+      division = new GroupAccumulator(this.slab);
+      this.divisions.set(shift.division_id, division);
+    }
+    division.add(shift);
+  }
 }
 
-/** Sorts by name (case-insensitive, code-unit order, then as sent), then by id; returns the items. */
-export function sortByNameThenId<T>(
-  items: readonly T[],
-  name: (item: T) => string,
-  id: (item: T) => number,
-): T[] {
-  return items
-    .map((item) => ({ item, name: name(item), folded: name(item).toLowerCase(), id: id(item) }))
-    .sort((a, b) => compareText(a.folded, b.folded) || compareText(a.name, b.name) || a.id - b.id)
-    .map((entry) => entry.item);
-}
+export { sortByNameThenId } from './name-order.js';
+
+const SHOP_LEVEL: SpillLevel<ShopGroup, ShopSummary> = {
+  label: 'shops',
+  labelCount: 4,
+  labels: (g) => [g.sap, g.locality, g.regionName, g.divisionName],
+  summaryLabels: (s) => [s.shopSap, s.shopLocality, s.regionName, s.divisionName],
+  summary: (shopId, [sap, locality, regionName, divisionName], stats) => ({
+    shopId,
+    shopSap: sap ?? '',
+    shopLocality: locality ?? null,
+    regionName: regionName ?? '',
+    divisionName: divisionName ?? '',
+    stats,
+  }),
+  id: (s) => s.shopId,
+  // A shop without a locality sorts as an empty name (first), then by id.
+  name: (s) => s.shopLocality ?? '',
+};
+
+const USER_LEVEL: SpillLevel<UserGroup, UserSummary> = {
+  label: 'users',
+  labelCount: 2,
+  labels: (g) => [g.login, g.displayName],
+  summaryLabels: (s) => [s.userLogin, s.userDisplayName],
+  summary: (userId, [login, displayName], stats) => ({
+    userId,
+    userLogin: login ?? '',
+    userDisplayName: displayName ?? '',
+    stats,
+  }),
+  id: (s) => s.userId,
+  name: (s) => s.userDisplayName,
+};
 
 export class ShiftAggregator {
   /** Pending distances of every small group. */
-  private readonly slab = new PairSlab();
+  private readonly slab = new PendingDistances();
   private readonly overall = new GroupAccumulator(this.slab);
   private readonly divisions = new Map<number, DivisionGroup>();
   private readonly regions = new Map<number, RegionGroup>();
   private readonly shops = new Map<number, ShopGroup>();
   private readonly users = new Map<number, UserGroup>();
+  private readonly days = new Map<number, DayGroup>();
+  private readonly spilledShops: SpilledGroups<ShopGroup, ShopSummary> | null;
+  private readonly spilledUsers: SpilledGroups<UserGroup, UserSummary> | null;
+  private readonly budgetBytes: number;
+  /** Estimated bytes of the shop and of the user groups in memory. */
+  private shopBytes = 0;
+  private userBytes = 0;
 
-  constructor(private readonly directory: DivisionDirectory) {}
+  /** Without `memory`, every group stays in memory (tests, the bench's in-process lines). */
+  constructor(
+    private readonly directory: DivisionDirectory,
+    memory?: GroupMemory,
+  ) {
+    this.budgetBytes = memory?.budgetBytes ?? Number.POSITIVE_INFINITY;
+    this.spilledShops = memory === undefined ? null : new SpilledGroups(SHOP_LEVEL, memory);
+    this.spilledUsers = memory === undefined ? null : new SpilledGroups(USER_LEVEL, memory);
+  }
 
   add(record: ShiftRecord): void {
     const shift = record.shift;
@@ -129,16 +198,55 @@ export class ShiftAggregator {
     division.add(shift);
     const region = this.regions.get(regionId) ?? this.newGroup(this.regions, regionId, RegionGroup, shift);
     region.add(shift);
-    const shop = this.shops.get(shopId) ?? this.newGroup(this.shops, shopId, ShopGroup, shift);
+    let shop = this.shops.get(shopId);
+    if (shop === undefined) {
+      shop = this.newGroup(this.shops, shopId, ShopGroup, shift);
+      this.shopBytes += GROUP_BYTES + labelBytes(SHOP_LEVEL.labels(shop));
+    }
     shop.add(shift);
-    const user = this.users.get(userId) ?? this.newGroup(this.users, userId, UserGroup, shift);
+    let user = this.users.get(userId);
+    if (user === undefined) {
+      user = this.newGroup(this.users, userId, UserGroup, shift);
+      this.userBytes += GROUP_BYTES + 2 * (shift.user_login.length + shift.user_display_name.length);
+    }
     user.add(shift);
+    let day = this.days.get(record.businessDay);
+    if (day === undefined) {
+      day = new DayGroup(this.slab);
+      this.days.set(record.businessDay, day);
+    }
+    day.add(shift);
+    if (this.shopBytes + this.userBytes > this.budgetBytes) this.spill();
+  }
+
+  /**
+   * Whether a level's summaries go through its runs: it spilled already, or its summaries would
+   * pass the budget beside the groups still held (then the groups spill first and free their room).
+   */
+  private mustSpill(spilled: { readonly spilled: boolean } | null, groups: number): boolean {
+    if (spilled === null) return false;
+    return spilled.spilled || this.shopBytes + this.userBytes + groups * SUMMARY_BYTES > this.budgetBytes;
+  }
+
+  /** Writes the user and shop groups to their runs on disk and starts them again empty. */
+  private spill(): void {
+    // A level that holds little of the budget (the few shops beside a crowd of users) stays: its
+    // groups would only be written again and again.
+    const share = (this.shopBytes + this.userBytes) / 8;
+    if (this.shopBytes >= share) {
+      this.spilledShops?.spill(this.shops);
+      this.shopBytes = 0;
+    }
+    if (this.userBytes >= share) {
+      this.spilledUsers?.spill(this.users);
+      this.userBytes = 0;
+    }
   }
 
   private newGroup<G>(
     groups: Map<number, G>,
     id: number,
-    Group: new (shift: FinishedShift, slab: PairSlab) => G,
+    Group: new (shift: FinishedShift, slab: PendingDistances) => G,
     shift: FinishedShift,
   ): G {
     const group = new Group(shift, this.slab);
@@ -151,6 +259,7 @@ export class ShiftAggregator {
     return {
       overall: this.overall.stats(),
       divisions: this.divisionSummaries(),
+      days: this.daySummaries(),
       regions: this.regionSummaries(),
       shops: this.shopSummaries(),
       users: this.userSummaries(),
@@ -184,6 +293,41 @@ export class ShiftAggregator {
     );
   }
 
+  /**
+   * Only the days and divisions with shifts; a division is labelled with its name in the division
+   * summary (its latest row's), so one division keeps one name down the table.
+   */
+  private daySummaries(): DaySummary[] {
+    const summaries: DaySummary[] = [];
+    const days = [...this.days.keys()].sort((a, b) => a - b);
+    for (const businessDay of days) {
+      const day = this.days.get(businessDay)!;
+      summaries.push({
+        businessDay,
+        divisionId: null,
+        divisionName: ALL_DIVISIONS_LABEL,
+        stats: day.all.stats(),
+      });
+      const divisions: DaySummary[] = [];
+      for (const [divisionId, stats] of day.divisions) {
+        divisions.push({
+          businessDay,
+          divisionId,
+          divisionName: this.divisions.get(divisionId)!.name,
+          stats: stats.stats(),
+        });
+      }
+      summaries.push(
+        ...sortByNameThenId(
+          divisions,
+          (s) => s.divisionName,
+          (s) => s.divisionId!,
+        ),
+      );
+    }
+    return summaries;
+  }
+
   private regionSummaries(): RegionSummary[] {
     const summaries: RegionSummary[] = [];
     for (const [regionId, group] of this.regions) {
@@ -203,7 +347,8 @@ export class ShiftAggregator {
   }
 
   /** A shop without a locality sorts as an empty name (first), then by id. */
-  private shopSummaries(): ShopSummary[] {
+  private shopSummaries(): SummaryRows<ShopSummary> {
+    if (this.mustSpill(this.spilledShops, this.shops.size)) return this.spilledShops!.summaries(this.shops);
     const summaries: ShopSummary[] = [];
     for (const [shopId, group] of this.shops) {
       summaries.push({
@@ -222,7 +367,8 @@ export class ShiftAggregator {
     );
   }
 
-  private userSummaries(): UserSummary[] {
+  private userSummaries(): SummaryRows<UserSummary> {
+    if (this.mustSpill(this.spilledUsers, this.users.size)) return this.spilledUsers!.summaries(this.users);
     const summaries: UserSummary[] = [];
     for (const [userId, group] of this.users) {
       summaries.push({

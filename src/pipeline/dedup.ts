@@ -2,18 +2,22 @@
 // stage, so only ids of the period are remembered and a duplicate outside the period is counted
 // once, as outside_window.
 
-import { IdSet } from './id-set.js';
+import type { ShiftRecord } from '../domain/shift-record.js';
+import { SeenIds } from './seen-ids.js';
 
 export class DuplicateFilter {
-  private readonly seen = new IdSet();
+  private readonly seen = new SeenIds();
+  private dropped = 0;
 
-  /** True the first time an id comes by, false for every later sighting. */
-  firstSighting(id: number): boolean {
-    return this.seen.add(id);
+  /** True the first time a record's id comes by; every later sighting is counted. */
+  admits(record: ShiftRecord): boolean {
+    if (this.seen.add(record.shift.id)) return true;
+    this.dropped++;
+    return false;
   }
 
-  /** Distinct ids seen so far. */
-  get distinct(): number {
-    return this.seen.size;
+  /** Records dropped so far (duplicates). */
+  get duplicates(): number {
+    return this.dropped;
   }
 }

@@ -90,6 +90,18 @@ export class DistanceDistribution {
     return percentileInc(this.total, numerator, denominator, (rank) => this.valueAt(rank));
   }
 
+  /** Calls `visit` with every distinct value and how often it came, in ascending order. */
+  forEachCount(visit: (value: number, times: number) => void): void {
+    this.merge();
+    let i = 0;
+    const dense = this.dense;
+    if (dense !== null) {
+      for (; i < this.distinct && this.values[i]! < 0; i++) visit(this.values[i]!, this.counts[i]!);
+      for (let value = 0; value < DENSE_RANGE; value++) if (dense[value]! > 0) visit(value, dense[value]!);
+    }
+    for (; i < this.distinct; i++) visit(this.values[i]!, this.counts[i]!);
+  }
+
   /** The value at a 0-based rank of all values in order: pairs below 0, dense counts, pairs above. */
   private valueAt(rank: number): number {
     let seen = 0;

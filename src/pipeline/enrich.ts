@@ -5,7 +5,7 @@
 
 import type { ShiftRecord } from '../domain/shift-record.js';
 import { spreadsheetSafeText } from '../domain/spreadsheet-safe-text.js';
-import type { Division, DivisionManager } from '../wfm/schemas.js';
+import type { Division, DivisionManager } from '../contract/division.js';
 import { withTextReplaced } from './quality-flags.js';
 
 export interface DivisionInfo {
@@ -53,11 +53,12 @@ function safeOrNull(text: string | null): { text: string | null; replaced: boole
   return { text: safe, replaced: safe !== text };
 }
 
-/** Sets division_external_id and division_managers; both stay null for an unknown division. */
-export function enrichShift(record: ShiftRecord, directory: DivisionDirectory): void {
+/** The record with division_external_id and division_managers set in place (null for an unknown division). */
+export function enrichShift(record: ShiftRecord, directory: DivisionDirectory): ShiftRecord {
   const info = directory.get(record.shift.division_id);
-  if (info === undefined) return;
+  if (info === undefined) return record;
   record.divisionExternalId = info.externalId;
   record.divisionManagers = info.managers;
   if (info.textReplaced) record.qualityFlags = withTextReplaced(record.qualityFlags);
+  return record;
 }

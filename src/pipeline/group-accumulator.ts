@@ -3,17 +3,24 @@
 //
 // Most groups are small and many (users, shops), and a row touches one of each at random, so the
 // cost per row is memory traffic, not arithmetic. A small group therefore keeps its distances as
-// (start, finish) uint16 pairs in the aggregate's shared PairSlab (at most SPILL_AT pairs, 16 KiB),
-// and only a group that grows past that moves them into two DistanceDistributions, which from then
-// on take its distances directly (by then in flat counts). A distance the slab cannot hold
+// (start, finish) uint16 pairs in the aggregate's shared PendingDistances (at most SPILL_AT pairs,
+// 16 KiB), and only a group that grows past that moves them into two DistanceDistributions, which
+// from then on take its distances directly (by then in flat counts). A distance the slab cannot hold
 // (65,534 or more, or negative; distances are validated integers) is marked WIDE_DISTANCE there
 // and kept, in order, in the group's own `wide` list. The statistics of a small group are read by
 // sorting its pairs in shared scratch arrays.
 
-import type { FinishedShift } from '../domain/finished-shift.js';
+import type { FinishedShift } from '../contract/finished-shift.js';
 import type { GroupStats } from '../domain/summary.js';
 import { DistanceDistribution, percentileInc } from './distance-distribution.js';
-import { BLOCK_PAIRS, fitsSlab, NO_DISTANCE, WIDE_DISTANCE, type PairSlab } from './pair-slab.js';
+import {
+  BLOCK_PAIRS,
+  isCompactDistance,
+  NO_DISTANCE,
+  WIDE_DISTANCE,
+  type PendingDistances,
+} from './pending-distances.js';
+import type { RecordBuilder } from './record-runs.js';
 
 const SPILL_AT = 4_096;
 /** Sort space for the statistics of small groups (synchronous, one group at a time). */
@@ -42,6 +49,25 @@ function sortPrefix(values: Float64Array, n: number): void {
   }
 }
 
+/** values[0..n) as (value, 1) pairs behind their count. */
+function writeValues(out: RecordBuilder, values: Float64Array, n: number): void {
+  out.number(n);
+  for (let i = 0; i < n; i++) {
+    out.number(values[i]!);
+    out.number(1);
+  }
+}
+
+function writeDistribution(out: RecordBuilder, distribution: DistanceDistribution): void {
+  let pairs = 0;
+  distribution.forEachCount(() => void pairs++);
+  out.number(pairs);
+  distribution.forEachCount((value, times) => {
+    out.number(value);
+    out.number(times);
+  });
+}
+
 export class GroupAccumulator {
   private shifts = 0;
   private durationSeconds = 0;
@@ -62,7 +88,7 @@ export class GroupAccumulator {
   private startDistances: DistanceDistribution | null = null;
   private finishDistances: DistanceDistribution | null = null;
 
-  constructor(private readonly slab: PairSlab) {}
+  constructor(private readonly slab: PendingDistances) {}
 
   add(shift: FinishedShift): void {
     this.shifts++;
@@ -150,10 +176,52 @@ export class GroupAccumulator {
     };
   }
 
+  /**
+   * Writes the group's state so far into `out` (group-spill.ts reads it back): the ten counters in
+   * the order of GroupStats, then the start and the finish distances, each as a count of distinct
+   * values and (value, times) pairs.
+   */
+  writePartial(out: RecordBuilder): void {
+    out.number(this.shifts);
+    out.number(this.durationSeconds);
+    out.number(this.startChecked);
+    out.number(this.startMatched);
+    out.number(this.finishChecked);
+    out.number(this.finishMatched);
+    out.number(this.bothChecked);
+    out.number(this.bothMatched);
+    out.number(this.noLocation);
+    out.number(this.autoFinished);
+    const starts = this.startDistances;
+    const finishes = this.finishDistances;
+    if (starts !== null && finishes !== null) {
+      writeDistribution(out, starts);
+      writeDistribution(out, finishes);
+      return;
+    }
+    let startCount = 0;
+    let finishCount = 0;
+    this.forEachPending((start, finish) => {
+      if (start !== null) startScratch[startCount++] = start;
+      if (finish !== null) finishScratch[finishCount++] = finish;
+    });
+    writeValues(out, startScratch, startCount);
+    writeValues(out, finishScratch, finishCount);
+  }
+
+  /** Gives the group's pending pairs back to the slab: the group is not used afterwards. */
+  release(): void {
+    this.slab.release(this.firstBlock);
+    this.firstBlock = NO_BLOCK;
+    this.lastBlock = NO_BLOCK;
+    this.pendingPairs = 0;
+    this.wide = null;
+  }
+
   /** A distance as the slab stores it; a wide one is kept in `wide`. */
   private slabValue(distance: number | null): number {
     if (distance === null) return NO_DISTANCE;
-    if (fitsSlab(distance)) return distance;
+    if (isCompactDistance(distance)) return distance;
     (this.wide ??= []).push(distance);
     return WIDE_DISTANCE;
   }

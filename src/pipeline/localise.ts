@@ -4,36 +4,19 @@
 // output is the same under TZ=UTC and TZ=Asia/Kathmandu.
 
 import { dayOfSeconds } from '../domain/civil-time.js';
-import type { FinishedShift } from '../domain/finished-shift.js';
-import { locationStatusOf, type ShiftRecord } from '../domain/shift-record.js';
-
-/** The local wall clock, as epoch seconds read as UTC, of a UTC instant at an offset in minutes. */
-export function localSeconds(utcSeconds: number, offsetMinutes: number): number {
-  return utcSeconds + offsetMinutes * 60;
-}
+import { locationStatusOf, type ShiftRecord, type ValidShift } from '../domain/shift-record.js';
 
 /**
- * Builds the one ShiftRecord of a row (the validate stage calls this once the row is placeable).
- * `startUtc` / `finishUtc` are whole seconds, the fraction already dropped by the parser.
+ * The ShiftRecord of a valid shift, its local fields set in place: validShift() allocated the
+ * whole record (no second object a row). A local wall clock is epoch seconds read as UTC.
  */
-export function localiseShift(
-  shift: FinishedShift,
-  startUtc: number,
-  finishUtc: number,
-  qualityFlags: string,
-): ShiftRecord {
-  const startLocal = startUtc + shift.start_time_offset * 60;
-  // One object literal with a fixed member order: every record shares one hidden class.
-  return {
-    shift,
-    startUtc,
-    finishUtc,
-    startLocal,
-    finishLocal: finishUtc + shift.finish_time_offset * 60,
-    businessDay: dayOfSeconds(startLocal),
-    locationStatus: locationStatusOf(shift.start_location_match, shift.finish_location_match),
-    qualityFlags,
-    divisionExternalId: null,
-    divisionManagers: null,
-  };
+export function localiseShift(valid: ValidShift): ShiftRecord {
+  const record = valid as { -readonly [K in keyof ShiftRecord]: ShiftRecord[K] };
+  const shift = valid.shift;
+  const startLocal = valid.startUtc + shift.start_time_offset * 60;
+  record.startLocal = startLocal;
+  record.finishLocal = valid.finishUtc + shift.finish_time_offset * 60;
+  record.businessDay = dayOfSeconds(startLocal);
+  record.locationStatus = locationStatusOf(shift.start_location_match, shift.finish_location_match);
+  return record;
 }

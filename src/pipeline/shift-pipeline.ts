@@ -1,13 +1,14 @@
 // The stages composed: raw rows in batches → validate → localise → window → dedup → enrich →
-// aggregate, synchronously per batch (the caller owns reading, writing and backpressure). The
-// counts always add up: fetched = exported + rejected + duplicates + outside_window.
+// aggregate, synchronously per batch (the caller owns reading, writing and backpressure), each
+// stage returning its result. The counts always add up:
+// fetched = exported + rejected + duplicates + outside_window.
 //
 // Dedup runs after the window: only the period's ids are remembered, and a duplicate outside the
 // period is counted once, as outside_window. A rejected row does not claim its id, so a later valid
 // copy of it is still exported.
 //
-// A row whose bytes are not UTF-8 is validated against its text (validateShiftByText); once the
-// batch is validated its texts are released (RowTexts.release).
+// Once a batch is validated, its texts (which validate reads for a row that is not clean) are
+// released (RowTexts.release).
 
 import type { ExportCounts } from '../domain/export-counts.js';
 import type { Period } from '../domain/period.js';
@@ -16,69 +17,65 @@ import type { RejectedRow } from '../domain/rejected-row.js';
 import type { ShiftRecord } from '../domain/shift-record.js';
 import type { ExportSummaries } from '../domain/summary.js';
 import { ShiftAggregator } from './aggregate.js';
+import type { GroupMemory } from './group-spill.js';
 import { DuplicateFilter } from './dedup.js';
 import { enrichShift, type DivisionDirectory } from './enrich.js';
-import { isRejected, validateShift, validateShiftByText } from './validate.js';
-import { businessDayWindow, isInWindow, type BusinessDayWindow } from './window.js';
+import { localiseShift } from './localise.js';
+import { isRejected, validateShift } from './validate.js';
+import { BusinessDayWindow } from './window.js';
 
-/** Where a batch's results go; called synchronously, in row order. */
-export interface ShiftSink {
-  shift(record: ShiftRecord): void;
-  rejected(row: RejectedRow): void;
+/** What one batch gave, each list in row order. */
+export interface BatchResult {
+  /** The exported records. */
+  readonly shifts: readonly ShiftRecord[];
+  readonly rejected: readonly RejectedRow[];
 }
 
 export interface ShiftPipelineOptions {
   readonly period: Period;
   readonly divisions: DivisionDirectory;
+  /** The budget of the user and shop groups, and where they spill; none: all in memory. */
+  readonly groupMemory?: GroupMemory;
 }
 
 export class ShiftPipeline {
   private readonly window: BusinessDayWindow;
-  private readonly divisions: DivisionDirectory;
   private readonly dedup = new DuplicateFilter();
+  private readonly divisions: DivisionDirectory;
   private readonly aggregator: ShiftAggregator;
   private fetched = 0;
   private exported = 0;
   private rejected = 0;
-  private duplicates = 0;
-  private outsideWindow = 0;
   private flagged = 0;
 
   constructor(options: ShiftPipelineOptions) {
-    this.window = businessDayWindow(options.period);
+    this.window = new BusinessDayWindow(options.period);
     this.divisions = options.divisions;
-    this.aggregator = new ShiftAggregator(options.divisions);
+    this.aggregator = new ShiftAggregator(options.divisions, options.groupMemory);
   }
 
-  processBatch(rawRows: RawRows, sink: ShiftSink): void {
+  processBatch(rawRows: RawRows): BatchResult {
+    const shifts: ShiftRecord[] = [];
+    const rejected: RejectedRow[] = [];
     const texts = rawRows.texts;
-    const allUtf8 = texts === undefined || texts.allUtf8;
     for (let i = 0; i < rawRows.length; i++) {
-      this.fetched++;
-      const result =
-        allUtf8 || texts.isUtf8(i)
-          ? validateShift(rawRows[i], texts, i)
-          : validateShiftByText(rawRows[i], texts, i);
-      if (isRejected(result)) {
-        this.rejected++;
-        sink.rejected(result);
+      const valid = validateShift(rawRows[i], texts, i);
+      if (isRejected(valid)) {
+        rejected.push(valid);
         continue;
       }
-      if (!isInWindow(result, this.window)) {
-        this.outsideWindow++;
-        continue;
-      }
-      if (!this.dedup.firstSighting(result.shift.id)) {
-        this.duplicates++;
-        continue;
-      }
-      enrichShift(result, this.divisions);
-      this.aggregator.add(result);
-      this.exported++;
-      if (result.qualityFlags !== '') this.flagged++;
-      sink.shift(result);
+      const localised = localiseShift(valid);
+      if (!this.window.admits(localised) || !this.dedup.admits(localised)) continue;
+      const record = enrichShift(localised, this.divisions);
+      this.aggregator.add(record);
+      if (record.qualityFlags !== '') this.flagged++;
+      shifts.push(record);
     }
     texts?.release();
+    this.fetched += rawRows.length;
+    this.exported += shifts.length;
+    this.rejected += rejected.length;
+    return { shifts, rejected };
   }
 
   get counts(): ExportCounts {
@@ -86,8 +83,8 @@ export class ShiftPipeline {
       fetched: this.fetched,
       exported: this.exported,
       rejected: this.rejected,
-      duplicates: this.duplicates,
-      outside_window: this.outsideWindow,
+      duplicates: this.dedup.duplicates,
+      outside_window: this.window.outside,
       flagged: this.flagged,
     };
   }

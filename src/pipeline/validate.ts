@@ -1,5 +1,6 @@
-// The validate stage: one raw JSON value in, either its ShiftRecord (built by the localise stage)
-// or a RejectedRow that says why the row cannot be placed.
+// The validate stage: one raw JSON value in, either its ValidShift (the contract's fields, both
+// instants in whole UTC seconds, the quality flags) or a RejectedRow that says why the row cannot
+// be placed.
 //
 // A row is rejected only when it cannot be placed: not an object; a non-nullable field missing or
 // of the wrong type; a date-time that matches the pattern but is not a real one (2023-02-30,
@@ -15,32 +16,29 @@
 // quality_flags as `invalid_<field>`, so the row still counts and nothing we cannot read is shown.
 //
 // Each row is checked on its own (never z.array over the report). On the hot path a hand-written
-// reader that accepts exactly what finishedShiftSchema accepts (read-finished-shift.ts) does the
-// type checks; a row it refuses goes to finishedShiftSchema.safeParse, whose issues explain the
-// rejection or name the nullable fields to repair.
+// type check that accepts exactly what finishedShiftSchema accepts (field-types.ts) does the work;
+// a row it refuses goes to finishedShiftSchema.safeParse, whose issues explain the rejection or
+// name the nullable fields to repair.
 //
-// A row that is not clean (the reader refuses it, or a semantic rule does) or whose bytes are not
-// UTF-8 is read again from its text as received (raw-rows.ts), which is also the raw JSON of a
-// rejected row:
-// - An integer past ±(2^53−1), which JSON.parse can only round, is refused by the contract: a
-//   non-nullable field rejects the row, with the number as written in the reason; a nullable one
-//   (the distances) is exported as null and flagged `invalid_<field>`, like any wrong value there.
-//   A fraction or exponent that JSON.parse rounded onto a whole number (9007199254740990.9,
-//   1e-400) is treated the same way when the row is read from its text (exact-integers.ts says
-//   why not on every row). A rounded id is never given as the rejected row's id.
-// - A row whose bytes are not valid UTF-8 is flagged `invalid_utf8` (its text shows U+FFFD where
-//   they were); when it is rejected, its reason says so.
+// A row that is not clean (the type check refuses it, or a semantic rule does) or whose bytes are
+// not UTF-8 is read again from its text as received (raw-rows.ts), which is also the raw JSON of a
+// rejected row: there an integer JSON.parse rounded (exact-integers.ts) is refused like any wrong
+// value of its field, and bytes that are not UTF-8 flag the row `invalid_utf8` (README: "Rows as
+// received"). A rounded id is never given as the rejected row's id.
 
-import { finishedShiftSchema, NULLABLE_SHIFT_FIELDS, type FinishedShift } from '../domain/finished-shift.js';
+import {
+  finishedShiftSchema,
+  NULLABLE_SHIFT_FIELDS,
+  type FinishedShift,
+} from '../contract/finished-shift.js';
 import { parseLocalDateTimeSeconds, parsePatternedLocalDateTimeSeconds } from '../domain/local-date-time.js';
 import { MAX_OFFSET_MINUTES, MIN_OFFSET_MINUTES } from '../domain/period.js';
 import type { RowTexts } from '../domain/raw-rows.js';
 import type { RejectedRow } from '../domain/rejected-row.js';
-import type { ShiftRecord } from '../domain/shift-record.js';
+import { validShift, type ValidShift } from '../domain/shift-record.js';
 import { numberTextOf, roundedIntegerFields } from './exact-integers.js';
-import { localiseShift } from './localise.js';
 import { qualityFlagsOf, type NullableShiftField } from './quality-flags.js';
-import { readFinishedShift } from './read-finished-shift.js';
+import { checkFieldTypes } from './field-types.js';
 import { makeTextFieldsSpreadsheetSafe } from './spreadsheet-safe-fields.js';
 
 /** The part of a zod issue we read: enough to name the field and say what is wrong. */
@@ -68,22 +66,24 @@ const NO_TEXT: RowSource = { texts: undefined, index: 0, notUtf8: false, idRound
 type LooseRow = Readonly<Record<string, unknown>>;
 
 const NULLABLE_FIELDS: ReadonlySet<string> = new Set(NULLABLE_SHIFT_FIELDS);
+const NO_FIELDS: ReadonlySet<string> = new Set();
 
-export function isRejected(result: ShiftRecord | RejectedRow): result is RejectedRow {
+export function isRejected(result: ValidShift | RejectedRow): result is RejectedRow {
   return 'rawJson' in result;
 }
 
 /**
- * Validates one raw row (a value from JSON.parse) and, when it can be placed, localises it.
- * `texts` and `index` lead to the row's text, read only when the row is not clean.
+ * Validates one raw row (a value from JSON.parse). `texts` and `index` lead to the row's text,
+ * read only when the row is not clean or its bytes are not UTF-8.
  */
-export function validateShift(raw: unknown, texts?: RowTexts, index = 0): ShiftRecord | RejectedRow {
-  const shift = readFinishedShift(raw);
+export function validateShift(raw: unknown, texts?: RowTexts, index = 0): ValidShift | RejectedRow {
+  if (texts !== undefined && !texts.allUtf8 && !texts.isUtf8(index)) return validateByText(raw, texts, index);
+  const shift = checkFieldTypes(raw);
   if (shift !== undefined) {
     const placed = placeShift(shift, undefined, false);
     if (!Array.isArray(placed)) return placed;
   }
-  return texts === undefined ? validateWithSchema(raw, [], NO_TEXT) : validateShiftByText(raw, texts, index);
+  return texts === undefined ? validateWithSchema(raw, [], NO_TEXT) : validateByText(raw, texts, index);
 }
 
 /**
@@ -91,7 +91,7 @@ export function validateShift(raw: unknown, texts?: RowTexts, index = 0): ShiftR
  * whose bytes are not UTF-8, so that what JSON.parse hid — a rounded integer, bytes that are not
  * UTF-8 — is named, and the rejected row is kept as received.
  */
-export function validateShiftByText(raw: unknown, texts: RowTexts, index: number): ShiftRecord | RejectedRow {
+function validateByText(raw: unknown, texts: RowTexts, index: number): ValidShift | RejectedRow {
   const rounded = roundedIntegerFields(texts.textOf(index), raw);
   const source: RowSource = {
     texts,
@@ -111,7 +111,7 @@ function validateWithSchema(
   raw: unknown,
   extra: readonly Issue[],
   source: RowSource,
-): ShiftRecord | RejectedRow {
+): ValidShift | RejectedRow {
   const parsed = finishedShiftSchema.safeParse(raw);
   if (parsed.success && extra.length === 0) {
     const placed = placeShift(parsed.data, undefined, source.notUtf8);
@@ -129,8 +129,8 @@ function placeShift(
   shift: FinishedShift,
   invalidFields: readonly NullableShiftField[] | undefined,
   notUtf8: boolean,
-): ShiftRecord | string[] {
-  // Both texts matched the pattern (reader or schema): only the calendar remains to check.
+): ValidShift | string[] {
+  // Both texts matched the pattern (type check or schema): only the calendar remains to check.
   const startUtc = parsePatternedLocalDateTimeSeconds(shift.start_time);
   const finishUtc = parsePatternedLocalDateTimeSeconds(shift.finish_time);
   if (
@@ -143,16 +143,11 @@ function placeShift(
   ) {
     // Rare: collect every problem for the reason.
     const problems: string[] = [];
-    const start = checkedSeconds('start_time', shift.start_time, problems);
-    const finish = checkedSeconds('finish_time', shift.finish_time, problems);
-    checkOffset('start_time_offset', shift.start_time_offset, problems);
-    checkOffset('finish_time_offset', shift.finish_time_offset, problems);
-    checkOrder(shift.start_time, start, shift.finish_time, finish, problems);
-    checkDuration(shift.duration, problems);
+    checkRulesOfWellTypedFields(shift, NO_FIELDS, problems);
     return problems;
   }
   const textReplaced = makeTextFieldsSpreadsheetSafe(shift);
-  return localiseShift(
+  return validShift(
     shift,
     startUtc,
     finishUtc,
@@ -169,7 +164,7 @@ function validateDespiteIssues(
   raw: unknown,
   issues: readonly Issue[],
   source: RowSource,
-): ShiftRecord | RejectedRow {
+): ValidShift | RejectedRow {
   const row = asObject(raw);
   const problems: string[] = [];
   const failed = new Set<string>();

@@ -5,16 +5,25 @@
 import { periodDayRange, type Period } from '../domain/period.js';
 import type { ShiftRecord } from '../domain/shift-record.js';
 
-export interface BusinessDayWindow {
+export class BusinessDayWindow {
   /** First and last business day numbers (days since 1970-01-01), both inclusive. */
   readonly first: number;
   readonly last: number;
-}
+  private dropped = 0;
 
-export function businessDayWindow(period: Period): BusinessDayWindow {
-  return periodDayRange(period);
-}
+  constructor(period: Period) {
+    ({ first: this.first, last: this.last } = periodDayRange(period));
+  }
 
-export function isInWindow(record: ShiftRecord, window: BusinessDayWindow): boolean {
-  return record.businessDay >= window.first && record.businessDay <= window.last;
+  /** True when the record's business date is in the period; a record outside is counted. */
+  admits(record: ShiftRecord): boolean {
+    if (record.businessDay >= this.first && record.businessDay <= this.last) return true;
+    this.dropped++;
+    return false;
+  }
+
+  /** Records dropped so far (outside_window). */
+  get outside(): number {
+    return this.dropped;
+  }
 }

@@ -33,19 +33,16 @@ export const exportJobResultSchema = manifestMembers
 export type ExportJobResult = z.infer<typeof exportJobResultSchema>;
 
 /** The members of an ExportResult the summary reads (named here: the queue room does not import export/). */
-export interface FinishedExport {
+interface FinishedExport {
   readonly manifest: Manifest;
   readonly location: string;
   readonly manifestLocation: string;
   readonly durationMs: number;
 }
 
-/** The summary of `result`; `published` is the manifest as published when a wrapper amended it. */
-export function exportJobResult(
-  result: FinishedExport,
-  published: Manifest = result.manifest,
-): ExportJobResult {
-  const m = published;
+/** The summary of `result`, whose manifest is the one published. */
+export function exportJobResult(result: FinishedExport): ExportJobResult {
+  const m = result.manifest;
   return {
     export_id: m.export_id,
     period: m.period,

@@ -4,7 +4,7 @@
 // in the queue's slot. The duration histogram is kept as cumulative bucket counters, exactly as
 // Prometheus exposes a histogram.
 
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 import { EXPORT_QUEUE_NAME } from './queue-names.js';
 
 /** Upper bounds (seconds) of the export-duration buckets. */
@@ -19,6 +19,9 @@ export const COUNTER_FIELDS = [
   'upstream_retries',
   'upstream_wire_bytes',
   'upstream_decoded_bytes',
+  'notifications_delivered',
+  'notification_attempts_failed',
+  'notifications_abandoned',
 ] as const;
 export type CounterField = (typeof COUNTER_FIELDS)[number];
 
@@ -52,7 +55,7 @@ export interface ExportOutcome {
 
 /** Adds one finished export attempt to the shared counters. */
 export async function recordExportOutcome(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   outcome: ExportOutcome,
 ): Promise<void> {
@@ -79,7 +82,7 @@ export async function recordExportOutcome(
   await tx.exec();
 }
 
-export async function readExportMetrics(redis: Redis, prefix: string): Promise<ExportMetricsSnapshot> {
+export async function readExportMetrics(redis: RedisClient, prefix: string): Promise<ExportMetricsSnapshot> {
   const hash = await redis.hgetall(metricsKey(prefix));
   const num = (field: string): number => {
     const value = Number(hash[field] ?? 0);
@@ -91,4 +94,24 @@ export async function readExportMetrics(redis: Redis, prefix: string): Promise<E
     counters,
     duration: { buckets, sumSeconds: num('duration_sum_seconds'), count: num(bucketField('+Inf')) },
   };
+}
+
+/** What became of one webhook delivery attempt (src/notify/, delivered by the worker). */
+export type NotificationOutcome = 'delivered' | 'attempt_failed' | 'abandoned';
+
+const NOTIFICATION_FIELDS: Readonly<Record<NotificationOutcome, CounterField>> = {
+  delivered: 'notifications_delivered',
+  attempt_failed: 'notification_attempts_failed',
+  abandoned: 'notifications_abandoned',
+};
+
+/** Adds webhook delivery outcomes to the shared counters (an abandoned one also failed its attempt). */
+export async function recordNotificationOutcome(
+  redis: RedisClient,
+  prefix: string,
+  outcomes: readonly NotificationOutcome[],
+): Promise<void> {
+  const tx = redis.multi();
+  for (const outcome of outcomes) tx.hincrby(metricsKey(prefix), NOTIFICATION_FIELDS[outcome], 1);
+  await tx.exec();
 }

@@ -4,7 +4,7 @@
 // "already exported" and behind `status`).
 
 import { FlowProducer, Queue, type DefaultJobOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 import type { QueueConfig } from '../config.js';
 import { EXPORT_QUEUE_NAME } from './queue-names.js';
 import { jobBackoff } from './retry-backoff.js';
@@ -23,7 +23,7 @@ export function defaultJobOptions(settings: Pick<QueueConfig, 'attempts' | 'back
   };
 }
 
-export function openExportQueue(connection: Redis, settings: QueueSettings): Queue {
+export function openExportQueue(connection: RedisClient, settings: QueueSettings): Queue {
   return new Queue(EXPORT_QUEUE_NAME, {
     connection,
     prefix: settings.prefix,
@@ -31,6 +31,9 @@ export function openExportQueue(connection: Redis, settings: QueueSettings): Que
   });
 }
 
-export function openFlowProducer(connection: Redis, settings: Pick<QueueConfig, 'prefix'>): FlowProducer {
+export function openFlowProducer(
+  connection: RedisClient,
+  settings: Pick<QueueConfig, 'prefix'>,
+): FlowProducer {
   return new FlowProducer({ connection, prefix: settings.prefix });
 }

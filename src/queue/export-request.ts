@@ -4,13 +4,14 @@
 // result is the job data; the worker checks it again when the job starts.
 
 import { parseFormats, type ExportConfig, type ExportFormat } from '../config.js';
-import { parsePeriod } from '../domain/period.js';
+import { FLAG_PERIOD_FIELDS, parsePeriod, type PeriodFields } from '../domain/period.js';
+import { ConfigError, InvalidRequestError } from '../errors.js';
 import { exportJobData, type ExportJobData } from './export-job-data.js';
 
 export interface ExportAsk {
   readonly from: string;
   readonly to: string;
-  /** `csv,xlsx` text (CLI) or a list (API); absent: EXPORT_FORMATS. */
+  /** `csv,xlsx,parquet` text (CLI) or a list (API); absent: EXPORT_FORMATS. */
   readonly formats?: string | readonly string[] | undefined;
   readonly dest?: string | undefined;
 }
@@ -18,22 +19,58 @@ export interface ExportAsk {
 /** Longest backfill, in days: one child job per day. */
 export const MAX_BACKFILL_DAYS = 366;
 
+/** The names of an ask's fields in messages: the period's, and the formats'. */
+export interface RequestFields extends PeriodFields {
+  readonly formats: string;
+}
+
+/** `--from`, `--to`, `--format`: the command line (the default). */
+export const FLAG_FIELDS: RequestFields = { ...FLAG_PERIOD_FIELDS, formats: '--format' };
+/** `from`, `to`, `formats`: a POST /exports body; an API answer never speaks of CLI flags. */
+export const BODY_FIELDS: RequestFields = { from: 'from', to: 'to', formats: 'formats' };
+
+/**
+ * Formats asked for by a person or a program: an unknown one is a bad request (REQUEST_INVALID),
+ * like a bad period; only EXPORT_FORMATS, a setting, is CONFIG_INVALID.
+ */
+export function requestedFormats(text: string, source: string): ExportFormat[] {
+  try {
+    return parseFormats(text, source);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new InvalidRequestError(error.message);
+    throw error;
+  }
+}
+
+const backfillOverLimit = (maxDays: number): string =>
+  `more than the ${maxDays} one backfill may cover; split it into several backfills`;
+
 /**
  * `checkDest` throws when a destination's text is malformed: the destinations room's parser, passed
- * in by the caller because the queue room does not import destinations/.
+ * in by the caller because the queue room does not import destinations/. `backfill`: the period
+ * may be up to MAX_BACKFILL_DAYS long.
  */
 export function exportRequest(
   ask: ExportAsk,
   config: Pick<ExportConfig, 'formats' | 'maxDays'>,
   checkDest: (dest: string) => unknown,
-  options: { maxDays?: number; formatsSource?: string } = {},
+  options: { readonly backfill?: boolean; readonly fields?: RequestFields } = {},
 ): ExportJobData {
-  const period = parsePeriod(ask.from, ask.to, options.maxDays ?? config.maxDays);
-  const source = options.formatsSource ?? '--format';
+  const fields = options.fields ?? FLAG_FIELDS;
+  const period = parsePeriod(
+    ask.from,
+    ask.to,
+    options.backfill === true
+      ? { maxDays: MAX_BACKFILL_DAYS, fields, overLimit: backfillOverLimit }
+      : { maxDays: config.maxDays, fields },
+  );
   const formats: readonly ExportFormat[] =
     ask.formats === undefined
       ? config.formats
-      : parseFormats(typeof ask.formats === 'string' ? ask.formats : ask.formats.join(','), source);
+      : requestedFormats(
+          typeof ask.formats === 'string' ? ask.formats : ask.formats.join(','),
+          fields.formats,
+        );
   // Refuses `..`, control characters, bad bucket names... now rather than in the worker.
   if (ask.dest !== undefined) checkDest(ask.dest);
   return exportJobData(period.from, period.to, formats, ask.dest);

@@ -23,7 +23,7 @@ export class TransientJobError extends Error {
 }
 
 export function toJobFailure(error: unknown): Error {
-  if (error instanceof UnrecoverableError) return error;
+  if (error instanceof UnrecoverableError || error instanceof TransientJobError) return error;
   const line = describeError(error);
   if (isShiftExportError(error) && !error.retryable) return new UnrecoverableError(line);
   return new TransientJobError(line, { cause: error });

@@ -13,6 +13,8 @@ export const progressSchema = z.object({
   rows: z.number(),
   exported: z.number().optional(),
   rejected: z.number().optional(),
+  /** The attempt that wrote it (BullMQ's attemptsStarted then): an older attempt's is not shown. */
+  attempt: z.number().optional(),
 });
 
 export type JobProgressView = z.infer<typeof progressSchema>;
@@ -26,10 +28,16 @@ export interface JobView {
   /** The job's destination; null: the worker's EXPORT_DEST. */
   readonly dest: string | null;
   readonly progress: JobProgressView | null;
+  /** Attempts used up (failed); a job handed back to the queue or stalled used none. */
   readonly attempts_made: number;
   readonly attempts_max: number;
+  /** While active: which of attempts_max runs now (attempts_made + 1); null otherwise. */
+  readonly attempt_running: number | null;
+  /** How often a worker took the job, counting runs that were handed back or stalled. */
+  readonly attempts_started: number;
   readonly failed_reason: string | null;
   readonly created_at: string;
+  /** When the running attempt started (while active), or the last one (once finished). */
   readonly started_at: string | null;
   readonly finished_at: string | null;
   /** The export summary of a completed export job. */
@@ -44,9 +52,21 @@ function iso(ms: number | undefined): string | null {
     : new Date(ms).toISOString();
 }
 
+/** Waiting for a worker: the start and progress a job still holds are of an attempt that ended. */
+const NOT_RUNNING: ReadonlySet<string> = new Set(['waiting', 'prioritized', 'delayed', 'waiting-children']);
+
 export function jobView(job: Job, state: JobState | 'unknown'): JobView {
   const data = exportJobDataSchema.safeParse(job.data);
-  const progress = progressSchema.safeParse(job.progress);
+  const parsed = progressSchema.safeParse(job.progress);
+  const started = job.attemptsStarted ?? 0;
+  // A job handed back to the queue (or stalled) keeps the progress of the run that ended until the
+  // next run writes its own: show only the progress of the attempt that is running now.
+  const progress =
+    parsed.success &&
+    !NOT_RUNNING.has(state) &&
+    (parsed.data.attempt === undefined || parsed.data.attempt === started)
+      ? parsed.data
+      : null;
   const result = state === 'completed' ? readExportJobResult(job.returnvalue) : undefined;
   return {
     id: job.id ?? '?',
@@ -55,16 +75,18 @@ export function jobView(job: Job, state: JobState | 'unknown'): JobView {
     period: data.success ? { from: data.data.from, to: data.data.to } : null,
     formats: data.success ? data.data.formats : [],
     dest: data.success ? (data.data.dest ?? null) : null,
-    progress: progress.success ? progress.data : null,
+    progress,
     attempts_made: job.attemptsMade,
     attempts_max: job.opts.attempts ?? 1,
+    attempt_running: state === 'active' ? job.attemptsMade + 1 : null,
+    attempts_started: started,
     // Also while a failed attempt waits for its retry (delayed); a later success clears it.
     failed_reason:
       state !== 'completed' && job.failedReason !== undefined && job.failedReason !== ''
         ? job.failedReason
         : null,
     created_at: iso(job.timestamp) ?? new Date(0).toISOString(),
-    started_at: iso(job.processedOn),
+    started_at: NOT_RUNNING.has(state) ? null : iso(job.processedOn),
     finished_at: state === 'completed' || state === 'failed' ? iso(job.finishedOn) : null,
     result: result ?? null,
     return_value: result === undefined && state === 'completed' ? (job.returnvalue ?? null) : null,

@@ -3,7 +3,7 @@
 // options, a FlowProducer on demand, and a close() that releases all of it.
 
 import { QueueEvents, type FlowProducer, type Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 import type { QueueConfig } from '../config.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { openExportQueue, openFlowProducer } from './export-queue.js';
@@ -17,7 +17,7 @@ const CLOSE_TIMEOUT_MS = 3_000;
 
 export interface Producer {
   readonly config: QueueConfig;
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   readonly queue: Queue;
   flows(): FlowProducer;
   /** A QueueEvents on a connection of its own (it blocks on Redis). */
@@ -36,7 +36,7 @@ export interface ProducerOptions {
 export async function openProducer(options: ProducerOptions): Promise<Producer> {
   const { config, tuning } = options;
   const logger = options.logger ?? silentLogger;
-  const connection = await connectRedis(config.redisUrl, {
+  const connection = await connectRedis(config.redis, {
     role: 'producer',
     connectTimeoutMs: tuning.redisConnectTimeoutMs,
     logger,
@@ -45,7 +45,7 @@ export async function openProducer(options: ProducerOptions): Promise<Producer> 
   const queue = openExportQueue(connection, config);
   queue.on('error', (error) => logger.warn({ err: error }, 'queue error'));
   let flows: FlowProducer | undefined;
-  const events: { queueEvents: QueueEvents; connection: Redis }[] = [];
+  const events: { queueEvents: QueueEvents; connection: RedisClient }[] = [];
   return {
     config,
     connection,
@@ -58,7 +58,7 @@ export async function openProducer(options: ProducerOptions): Promise<Producer> 
       return flows;
     },
     async events() {
-      const eventsConnection = await connectRedis(config.redisUrl, {
+      const eventsConnection = await connectRedis(config.redis, {
         role: 'worker',
         connectTimeoutMs: tuning.redisConnectTimeoutMs,
         logger,

@@ -14,7 +14,14 @@ export const JOB_NAMES = {
   backfill: 'backfill',
 } as const;
 
-export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
-
 /** Id of the nightly Job Scheduler; upserting it again replaces its pattern and zone. */
 export const NIGHTLY_SCHEDULER_ID = 'nightly-export';
+
+/**
+ * The queue of webhook deliveries (src/notify/), beside the export queue under the same
+ * QUEUE_PREFIX hash tag: a slow or failing receiver retries there without holding an export slot.
+ */
+export const NOTIFY_QUEUE_NAME = 'shift-export-notifications';
+
+/** The one job name of NOTIFY_QUEUE_NAME: POST one event to one webhook URL (jobs/notify.ts). */
+export const NOTIFY_JOB_NAME = 'webhook';

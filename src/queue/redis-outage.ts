@@ -2,8 +2,8 @@
 // (`enqueue --wait`, `backfill --wait`) would otherwise wait forever while its client reconnects in
 // the background. A client that has not been ready for `limitMs` in a row counts as lost.
 
-import type { Redis } from 'ioredis';
-import { RedisUnavailableError, redactRedisUrl } from './redis-connection.js';
+import type { RedisTarget } from '../redis-target.js';
+import { RedisUnavailableError, type RedisClient } from './redis-connection.js';
 
 export interface RedisOutageWatch {
   /** Rejects with RedisUnavailableError once a watched client has been down for `limitMs`. */
@@ -12,20 +12,20 @@ export interface RedisOutageWatch {
 }
 
 export function watchRedisOutage(
-  clients: readonly Redis[],
+  clients: readonly RedisClient[],
   limitMs: number,
-  url: string,
+  target: Pick<RedisTarget, 'where' | 'variable'>,
   what: string,
 ): RedisOutageWatch {
-  const timers = new Map<Redis, NodeJS.Timeout>();
-  const listeners: [Redis, string, () => void][] = [];
+  const timers = new Map<RedisClient, NodeJS.Timeout>();
+  const listeners: [RedisClient, string, () => void][] = [];
   let fail: (error: RedisUnavailableError) => void = () => undefined;
   const lost = new Promise<never>((_, reject) => {
     fail = reject;
   });
   // Nobody may be listening when the watch is disposed without an outage.
   lost.catch(() => undefined);
-  const down = (client: Redis): void => {
+  const down = (client: RedisClient): void => {
     if (timers.has(client)) return;
     timers.set(
       client,
@@ -33,13 +33,13 @@ export function watchRedisOutage(
         const seconds = Math.round(limitMs / 100) / 10;
         fail(
           new RedisUnavailableError(
-            `lost Redis at ${redactRedisUrl(url)} for ${seconds} s while ${what}; is it running? (REDIS_URL)`,
+            `lost ${target.where} for ${seconds} s while ${what}; is it running? (${target.variable})`,
           ),
         );
       }, limitMs),
     );
   };
-  const up = (client: Redis): void => {
+  const up = (client: RedisClient): void => {
     clearTimeout(timers.get(client));
     timers.delete(client);
   };

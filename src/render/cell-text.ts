@@ -9,6 +9,8 @@
 //                  written out without an exponent (1e-7 -> 0.0000001): realistic coordinates never
 //                  have one, but an out-of-range value must not turn into `1e+300` in a spreadsheet
 //   decimal, rate  exactly `places` decimals via toFixed (values come already rounded)
+//   (number, decimal and rate use the `decimalSeparator` option: `.` by default, `,` for CSV
+//   files meant for locales that read a decimal comma)
 //   boolean        `true` / `false`
 //   date           day number -> `YYYY-MM-DD`
 //   localDateTime  epoch seconds -> `YYYY-MM-DD HH:MM:SS`
@@ -28,9 +30,14 @@ export type CellFormat = Pick<Column<never>, 'name' | 'kind' | 'places'>;
 
 export type CellFormatter = (value: CellValue) => string;
 
+/** The decimal separators we write: the one declaration (config.ts is held to it by the types). */
+export type DecimalSeparator = '.' | ',';
+
 export interface CellTextOptions {
   /** Prefix `'` to text cells that start like a formula (CSV only: XLSX text cells are inert). */
   readonly guardFormulas: boolean;
+  /** Between the integer part and the fraction of number, decimal and rate cells; default `.`. */
+  readonly decimalSeparator?: DecimalSeparator;
 }
 
 /** A cell value that does not fit its column's kind, or a column declared without what it needs. */
@@ -84,6 +91,16 @@ function wholeNumberFormatter(format: CellFormat, print: (n: number) => string):
 
 /** The formatter of one column: call it once per column, then once per cell. */
 export function cellFormatter(format: CellFormat, options: CellTextOptions): CellFormatter {
+  const withPoint = formatterWithPoint(format, options);
+  if ((options.decimalSeparator ?? '.') === '.' || !FRACTIONAL_KINDS.has(format.kind)) return withPoint;
+  // The texts of these kinds hold at most one `.`, and only as the decimal point.
+  return (value) => withPoint(value).replace('.', ',');
+}
+
+/** The kinds whose text may have a fraction, and so a decimal separator. */
+const FRACTIONAL_KINDS: ReadonlySet<ColumnKind> = new Set(['number', 'decimal', 'rate']);
+
+function formatterWithPoint(format: CellFormat, options: CellTextOptions): CellFormatter {
   const kind: ColumnKind = format.kind;
   switch (kind) {
     case 'text': {
@@ -144,19 +161,4 @@ export function cellFormatter(format: CellFormat, options: CellTextOptions): Cel
  */
 export function kindTextMayNeedQuotes(kind: ColumnKind): boolean {
   return kind === 'text';
-}
-
-/** One formatter per column, in column order. */
-export function cellFormatters(formats: readonly CellFormat[], options: CellTextOptions): CellFormatter[] {
-  return formats.map((f) => cellFormatter(f, options));
-}
-
-/** The text of one cell, without the formula guard: what a spreadsheet should show for it. */
-export function cellText(format: CellFormat, value: CellValue): string {
-  return cellFormatter(format, { guardFormulas: false })(value);
-}
-
-/** The text of one cell exactly as shifts.csv and the other CSV files print it. */
-export function csvCellText(format: CellFormat, value: CellValue): string {
-  return cellFormatter(format, { guardFormulas: true })(value);
 }

@@ -18,8 +18,6 @@ import {
 import { ShiftExportError } from '../errors.js';
 import { TOOL_NAME } from '../version.js';
 
-export const MANIFEST_FILE_NAME = 'manifest.json';
-
 /** manifest.json is missing a member, has one too many, or is not JSON at all. */
 export class ManifestError extends ShiftExportError {
   constructor(message: string, cause?: unknown) {
@@ -102,19 +100,23 @@ export const manifestFileSchema = z.strictObject({
   rows: count,
   /** MIME type, e.g. `text/csv; charset=utf-8`. */
   content_type: z.string().min(1),
+  /** How the bytes are encoded over content_type: `gzip` for a `.csv.gz`; absent when not. */
+  content_encoding: z.literal('gzip').optional(),
 });
 
 /**
  * Why `changes` is null. `row_hashes_not_written`: this export's row fingerprints could not be
  * taken (its temp folder full or unwritable...), so it has no row-hashes.bin and the next export
  * cannot count against it either. The others: the previous export's manifest could not be read,
- * it lists no row-hashes.bin, or that file is damaged, cannot be read or is not the one listed.
+ * it lists no row-hashes.bin, that file is damaged, cannot be read or is not the one listed, or
+ * it was written by an older release whose row hashes cannot be compared (`SXRH0001`).
  */
 export const CHANGES_UNAVAILABLE_REASONS = [
   'row_hashes_not_written',
   'previous_manifest_unreadable',
   'previous_row_hashes_missing',
   'previous_row_hashes_unreadable',
+  'previous_row_hashes_format',
 ] as const;
 export type ChangesUnavailableReason = (typeof CHANGES_UNAVAILABLE_REASONS)[number];
 
@@ -153,7 +155,7 @@ export const manifestMembers = z.strictObject({
   previous: z.strictObject({ export_id: id, generated_at: timestamp }).optional(),
   /**
    * Rows changed since the previous export of the same period. Absent when there is nothing to
-   * count against (the first export of the period) or nothing was tracked (no shifts.csv); null
+   * count against (the first export of the period); null
    * when they could not be counted, with `changes_unavailable` saying why.
    */
   changes: z

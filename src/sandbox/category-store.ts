@@ -3,14 +3,8 @@
 // whatever the API creates, updates and deletes. Ids look like the upstream's (24 hex digits).
 
 import { formatDateTime } from '../domain/civil-time.js';
-import type { Category, CategoryInput, Template } from '../wfm/schemas.js';
+import type { Category, CategoryInput, CategoryListQuery, Template } from '../contract/category.js';
 import { mix32, SeededRandom } from './random.js';
-
-export interface CategoryFilter {
-  readonly active?: boolean | undefined;
-  readonly quick?: boolean | undefined;
-  readonly notEmpty?: boolean | undefined;
-}
 
 export const SANDBOX_TENANT = 'sandbox';
 
@@ -84,7 +78,7 @@ export class CategoryStore {
     }
   }
 
-  list(filter: CategoryFilter): Category[] {
+  list(filter: CategoryListQuery): Category[] {
     return [...this.categories.values()].filter((c) => {
       if (filter.active !== undefined && c.active !== filter.active) return false;
       if (filter.quick !== undefined && c.templates.some((t) => t.quick) !== filter.quick) return false;

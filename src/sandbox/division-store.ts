@@ -2,14 +2,15 @@
 // updates. Renaming a generated division renames it in the report too, so the report and the
 // division list always agree.
 
-import type {
-  Division,
-  DivisionCreate,
-  DivisionField,
-  DivisionListQuery,
-  DivisionManager,
-  DivisionUpdate,
-} from '../wfm/schemas.js';
+import {
+  DEFAULT_DIVISION_FIELDS,
+  type Division,
+  type DivisionCreate,
+  type DivisionField,
+  type DivisionListQuery,
+  type DivisionManager,
+  type DivisionUpdate,
+} from '../contract/division.js';
 import type { World } from './generate-world.js';
 import type { ShiftGenerator } from './shift-generator.js';
 import { BUSINESS_DIRS } from './world-tables.js';
@@ -44,8 +45,6 @@ export type DivisionView = Omit<Division, 'dirs'> & {
   dirs?: DivisionManagerView[];
   regions?: DivisionRegionView[];
 };
-
-export const DEFAULT_DIVISION_FIELDS: readonly DivisionField[] = ['dirs'];
 
 export class DivisionStore {
   private readonly records: DivisionRecord[];

@@ -39,7 +39,7 @@ export interface FaultSpec {
    * valid), "comment not UTF-8, missing start_time".
    */
   readonly invalidRowVariants?: readonly string[];
-  /** Probability (0..1) that a wfm_timers row is sent twice. */
+  /** Probability (0..1) that a wfm_timers row is sent twice (an extra row, not counted in Content-Range). */
   readonly duplicateRowRate?: number;
   /** Ignore every wfm_timers filter, order, limit and offset (an upstream that does not speak PostgREST). */
   readonly ignoreFilters?: boolean;

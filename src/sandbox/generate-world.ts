@@ -4,7 +4,7 @@
 // offset, user and shop always agree.
 
 import { formatDateTime } from '../domain/civil-time.js';
-import type { OrgLevel } from '../domain/finished-shift.js';
+import type { OrgLevel } from '../contract/finished-shift.js';
 import { SeededRandom, mix32 } from './random.js';
 import {
   BUSINESS_DIRS,

@@ -64,8 +64,3 @@ export const SHIFT_COMMENTS: readonly string[] = [
 export const SHIFT_COMMENT_FRAGMENTS: readonly string[] = SHIFT_COMMENTS.map(
   (text) => `"comment":${JSON.stringify(text)}`,
 );
-
-/** Comments an exporter must neutralise as spreadsheet formulas (leading = + - @ or tab). */
-export function isFormulaLike(text: string): boolean {
-  return /^[=+\-@\t\r]/.test(text);
-}

@@ -6,7 +6,7 @@
 
 import { parseLocalDateTimeSeconds } from '../domain/local-date-time.js';
 import { FilterSyntaxError, type FilterNode } from './postgrest-filter.js';
-import { FINISHED_SHIFT_FIELDS } from '../domain/finished-shift.js';
+import { FINISHED_SHIFT_FIELDS } from '../contract/finished-shift.js';
 import type { ShiftColumn, ShiftRow } from './shift-row.js';
 
 export type ColumnType = 'integer' | 'number' | 'boolean' | 'text' | 'timestamp';

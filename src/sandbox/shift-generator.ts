@@ -2,6 +2,8 @@
 // a request streams any slice without holding rows in memory. Rows are generated in start_time
 // order and ids grow with it (with gaps), which makes `id` and `start_time` ranges a direct jump to
 // an index range: keyset paging over millions of rows costs a binary search per page, not a scan.
+// One deviation from a real ORDER BY start_time: rows that start in the same whole second keep id
+// order even when their fractions of a second would order them otherwise.
 
 import { SECONDS_PER_DAY } from '../domain/civil-time.js';
 import type { World, WorldShop } from './generate-world.js';
@@ -19,7 +21,15 @@ export interface ShiftGeneratorOptions {
   readonly lastDay: number;
   /** Every `every`-th row (indexes every-1, 2·every-1, …) carries one comment of about `bytes` bytes. */
   readonly longComment?: { readonly every: number; readonly bytes: number } | undefined;
+  /**
+   * Every row its own user: user_id is USER_PER_ROW_FIRST_ID + the row's index (names, shop and
+   * offset still those of a world user), the report with the most groups an export can meet.
+   */
+  readonly userPerRow?: boolean | undefined;
 }
+
+/** The user_id of row 0 when every row is its own user: above every world user's id. */
+export const USER_PER_ROW_FIRST_ID = 100_000_000;
 
 export const FIRST_SHIFT_ID = 1_000_001;
 /** Ids advance by 1..5 per row: increasing with start_time, never contiguous for long. */
@@ -68,6 +78,7 @@ export class ShiftGenerator {
   private readonly shopGeo: Float64Array;
   private readonly longCommentEvery: number;
   private readonly longComment: string;
+  private readonly userPerRow: boolean;
   private readonly random = new SeededRandom(0);
   // Scratch of the last location drawn (avoids an allocation per row); NaN latE6 means none.
   private latE6 = NaN;
@@ -84,6 +95,7 @@ export class ShiftGenerator {
     this.spanSeconds = (options.lastDay + 1) * SECONDS_PER_DAY + SPAN_AFTER - this.spanStart;
     this.divisionNames = world.divisions.map((d) => d.name);
     this.longCommentEvery = options.longComment?.every ?? 0;
+    this.userPerRow = options.userPerRow === true;
     this.longComment = this.longCommentEvery > 0 ? longCommentText(options.longComment?.bytes ?? 0) : '';
     this.shopFragments = world.shops.map((s) => this.shopFragment(s));
     this.shopGeo = new Float64Array(world.shops.length * 4);
@@ -105,7 +117,7 @@ export class ShiftGenerator {
       users: world.users.map((u) =>
         fragment(
           'user',
-          `"user_id":${u.id},"user_login":${JSON.stringify(u.login)},"user_org_level":"${u.orgLevel}",` +
+          `"user_login":${JSON.stringify(u.login)},"user_org_level":"${u.orgLevel}",` +
             `"user_position":${JSON.stringify(u.position)},"user_display_name":${JSON.stringify(u.displayName)}`,
         ),
       ),
@@ -199,7 +211,7 @@ export class ShiftGenerator {
     if (shop === undefined || region === undefined) throw new Error('shift generator: no shops');
 
     row.userIndex = userIndex;
-    row.user_id = user.id;
+    row.user_id = this.userPerRow ? USER_PER_ROW_FIRST_ID + i : user.id;
     row.user_login = user.login;
     row.user_org_level = user.orgLevel;
     row.user_position = user.position;

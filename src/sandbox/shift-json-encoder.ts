@@ -12,7 +12,7 @@ import type { ShiftRow } from './shift-row.js';
  * around it, so that it is one copy.
  */
 export interface ShiftFragments {
-  /** `,"user_id":…,"user_display_name":…` per user. */
+  /** `,"user_login":…,"user_display_name":…` per user: what follows the user_id, written per row. */
   readonly users: readonly Uint8Array[];
   /** `,"division_id":…,"shop_address":…,"start_time":"` per shop. */
   readonly shops: readonly Uint8Array[];
@@ -31,6 +31,7 @@ export const FRAGMENT_SEPARATORS = {
 // The constant text between two values is one piece, and so is a constant value with the key
 // after it (null, true, false).
 const OPEN_ID = ascii('{"id":');
+const USER_ID_KEY = ascii(',"user_id":');
 // Offsets are few (multiples of 15 minutes from -12:00 to +14:00): each has its text with the
 // keys around it ready, one copy instead of three.
 const MIN_OFFSET = -720;
@@ -105,6 +106,9 @@ export class ShiftJsonEncoder {
     const f = this.fragments;
     let p = copy(out, pos, OPEN_ID);
     p = writeInteger(out, p, row.id);
+    // The id is written from the row, not the fragment: a sandbox may give every row its own user.
+    p = copy(out, p, USER_ID_KEY);
+    p = writeInteger(out, p, row.user_id);
     p = copy(out, p, f.users[row.userIndex] ?? NULL_TEXT);
     p = copy(out, p, f.shops[row.shopIndex] ?? NULL_TEXT);
     p = this.dateTime(out, p, row.startSecond, row.startFractionDigits, row.startFraction);

@@ -9,7 +9,7 @@ import {
   type FinishedShift,
   type FinishedShiftField,
   type OrgLevel,
-} from '../domain/finished-shift.js';
+} from '../contract/finished-shift.js';
 
 export class ShiftRow {
   id = 0;

@@ -3,7 +3,7 @@
 // process, row by row, in constant memory.
 
 import { formatDay, parseDay } from '../domain/civil-time.js';
-import type { FinishedShift } from '../domain/finished-shift.js';
+import type { FinishedShift } from '../contract/finished-shift.js';
 import { ConfigError } from '../errors.js';
 import { generateWorld } from './generate-world.js';
 import { SANDBOX_DEFAULTS } from './sandbox-defaults.js';

@@ -1,21 +1,6 @@
 // Starts a sandbox: the whole WFM API of ../shared/wfm-interface-spec.md on a real HTTP server,
-// with deterministic data and fault injection. Options (all optional):
-//
-//   host     listen address                                   default 127.0.0.1
-//   port     listen port, 0 for a free one                     default 0
-//   rows     shifts in the report                              default 10_000
-//   seed     32-bit seed of every generated value              default 1
-//   endDate  YYYY-MM-DD, the last business date with shifts    default yesterday (UTC)
-//   days     business dates with shifts, ending at endDate     default 28
-//   tokens   token → roles                                     default DEFAULT_SANDBOX_TOKENS
-//            (sandbox-admin: ROLE_SURVEY_ADMIN, ROLE_ORGSTRUCT_ADMIN, ROLE_WFM_REPORTS;
-//             sandbox-reader: ROLE_WFM_REPORTS; sandbox-norole: no role)
-//   faults   FaultPlan in force from the start (faults.ts)      default none
-//   longComment  { every, bytes }: rows every-1, 2·every-1, … carry one comment of at least
-//            `bytes` bytes (multi-line, quoted, emoji, leading =)   default none
-//   logger   pino logger                                       default silent
-//
-// The same seed, rows, endDate and days give the same bytes on every run and machine.
+// with deterministic data and fault injection. The same seed, rows, endDate and days give the same
+// bytes on every run and machine.
 
 import type { Socket } from 'node:net';
 import { dayOfSeconds, formatDay, parseDay } from '../domain/civil-time.js';
@@ -32,16 +17,27 @@ import { buildSandboxApp } from './sandbox-app.js';
 import type { SandboxContext, SandboxDataset } from './sandbox-context.js';
 import { ShiftGenerator } from './shift-generator.js';
 
+/** All optional; host, port (0: a free one), rows, seed and days default to SANDBOX_DEFAULTS. */
 export interface SandboxOptions {
   readonly host?: string;
   readonly port?: number;
+  /** Shifts in the report. */
   readonly rows?: number;
+  /** 32-bit seed of every generated value. */
   readonly seed?: number;
+  /** YYYY-MM-DD, the last business date with shifts (default yesterday, UTC). */
   readonly endDate?: string;
+  /** Business dates with shifts, ending at endDate. */
   readonly days?: number;
+  /** Token → roles (default DEFAULT_SANDBOX_TOKENS: sandbox-admin, sandbox-reader, sandbox-norole). */
   readonly tokens?: SandboxTokens;
+  /** The fault plan in force from the start (faults.ts). */
   readonly faults?: FaultPlan;
+  /** Rows every-1, 2·every-1, … carry a comment of at least `bytes` bytes (multi-line, quoted, emoji, =). */
   readonly longComment?: { readonly every: number; readonly bytes: number };
+  /** Every row its own user_id (the bench's --cardinality line). */
+  readonly userPerRow?: boolean;
+  /** Default silent. */
   readonly logger?: Logger;
 }
 
@@ -86,7 +82,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   }
 
   const world = generateWorld(seed, rows);
-  const generator = new ShiftGenerator(world, { seed, rows, firstDay, lastDay, longComment });
+  const generator = new ShiftGenerator(world, {
+    seed,
+    rows,
+    firstDay,
+    lastDay,
+    longComment,
+    userPerRow: options.userPerRow,
+  });
   const context: SandboxContext = {
     seed,
     tokens: options.tokens ?? DEFAULT_SANDBOX_TOKENS,

@@ -13,8 +13,7 @@ export interface ContentRange {
 const PATTERN = /^\s*(?:[a-z]+\s+)?(?:(\d+)-(\d+)|\*)\/(\d+|\*)\s*$/i;
 
 /** Undefined when the header is absent or unreadable (then no completeness check is possible). */
-export function parseContentRange(header: string | string[] | undefined): ContentRange | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
+export function parseContentRange(value: string | undefined): ContentRange | undefined {
   if (value === undefined) return undefined;
   const m = PATTERN.exec(value);
   if (!m) return undefined;

@@ -19,11 +19,14 @@
 // the body's release calls however the read ends.
 
 import type { ReadLimits } from '../config.js';
+import type { BodyBytes } from './body-bytes.js';
 import { WfmTimeoutError, type WfmErrorContext } from './wfm-error.js';
 
 export class ReadGuard {
   readonly #limits: ReadLimits;
   readonly #context: WfmErrorContext;
+  /** The request's body bytes, counted by its ResponseBody. */
+  readonly #bytes: BodyBytes;
   readonly #controller = new AbortController();
   readonly #outer: AbortSignal | undefined;
   readonly #onOuterAbort: () => void;
@@ -34,12 +37,12 @@ export class ReadGuard {
   /** Waiting time of the current rate window, and the wire bytes counted when it began. */
   #windowWaitedMs = 0;
   #windowStartBytes = 0;
-  #wireBytes = 0;
   #disposed = false;
 
-  constructor(limits: ReadLimits, context: WfmErrorContext, outer?: AbortSignal) {
+  constructor(limits: ReadLimits, context: WfmErrorContext, bytes: BodyBytes, outer?: AbortSignal) {
     this.#limits = limits;
     this.#context = context;
+    this.#bytes = bytes;
     this.#outer = outer;
     this.#onOuterAbort = () => this.#controller.abort(outer?.reason);
     if (outer?.aborted) this.#onOuterAbort();
@@ -50,11 +53,6 @@ export class ReadGuard {
   /** The request's signal: aborted by the caller's signal or by a limit (reason: WfmTimeoutError). */
   get signal(): AbortSignal {
     return this.#controller.signal;
-  }
-
-  /** Body bytes arrived on the wire (before any decoding). */
-  countWire(bytes: number): void {
-    this.#wireBytes += bytes;
   }
 
   /** The reader is about to wait for the next decoded chunk. */
@@ -99,13 +97,13 @@ export class ReadGuard {
   }
 
   #judgeWindow(): void {
-    const bytes = this.#wireBytes - this.#windowStartBytes;
+    const bytes = this.#bytes.wireBytes - this.#windowStartBytes;
     if (bytes < (this.#limits.minBytesPerSec * this.#windowWaitedMs) / 1000) {
       this.#fail('rate');
       return;
     }
     this.#windowWaitedMs = 0;
-    this.#windowStartBytes = this.#wireBytes;
+    this.#windowStartBytes = this.#bytes.wireBytes;
   }
 
   #fail(phase: 'deadline' | 'rate'): void {
@@ -114,13 +112,13 @@ export class ReadGuard {
     const elapsed = seconds(performance.now() - this.#startedAt);
     const limit =
       phase === 'deadline'
-        ? `WFM_READ_DEADLINE_MS=${limits.deadlineMs} ran out after ${this.#wireBytes} body bytes in ${elapsed}`
-        : `${this.#wireBytes - this.#windowStartBytes} bytes in ${seconds(this.#windowWaitedMs)} of waiting, below WFM_READ_MIN_BYTES_PER_SEC=${limits.minBytesPerSec} (averaged over WFM_READ_RATE_WINDOW_MS=${limits.rateWindowMs})`;
+        ? `WFM_READ_DEADLINE_MS=${limits.deadlineMs} ran out after ${this.#bytes.wireBytes} body bytes in ${elapsed}`
+        : `${this.#bytes.wireBytes - this.#windowStartBytes} bytes in ${seconds(this.#windowWaitedMs)} of waiting, below WFM_READ_MIN_BYTES_PER_SEC=${limits.minBytesPerSec} (averaged over WFM_READ_RATE_WINDOW_MS=${limits.rateWindowMs})`;
     const error = new WfmTimeoutError(
       phase,
       {
         ...this.#context,
-        extra: { ...this.#context.extra, wireBytes: this.#wireBytes },
+        extra: { ...this.#context.extra, wireBytes: this.#bytes.wireBytes },
       },
       limit,
     );

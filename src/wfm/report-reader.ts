@@ -23,7 +23,7 @@
 //   after it in a new answer, and `id=gt.` would lose them: then we fail with the retryable
 //   WFM_RESUME_UNSAFE instead (the job retries from scratch). Equal neighbours (a row sent twice)
 //   are harmless: everything up to that id has been seen, and dedup drops the copy downstream.
-//   A row whose id cannot be read (an invalid row) gives no position; row-emitter.ts says how
+//   A row whose id cannot be read (an invalid row) gives no position; resume-position.ts says how
 //   such rows are held back so the position stays exact.
 //   An answer to `id=gt.N` that contains an id <= N shows the filter is ignored: resuming or
 //   keyset paging would loop, so that fails too.
@@ -38,6 +38,7 @@
 import type { ConnectedWfmConfig } from '../config.js';
 import type { UtcWindow } from '../domain/period.js';
 import type { RawRows } from '../domain/raw-rows.js';
+import { BodyBytes } from './body-bytes.js';
 import { expectedRows, parseContentRange } from './content-range.js';
 import { JsonArrayScanError, JsonArrayScanner } from './json-array-scanner.js';
 import { RetryBudget, type OnRetry, type RetryClock } from './retry.js';
@@ -53,16 +54,18 @@ import {
   type WfmErrorContext,
 } from './wfm-error.js';
 import { reportQuery, windowQuery, type ReportCursor } from './wfm-query.js';
-import { RowEmitter, type Position } from './row-emitter.js';
-import type { ResponseBody } from './response-body.js';
+import { ResumePositionKeeper, type Position } from './resume-position.js';
+import { headerValue, type ResponseBody } from './response-body.js';
 import type { WfmResponse, WfmTransport } from './wfm-transport.js';
-
-export const REPORT_PATH = '/v1/connector/rpc/wfm_timers';
+import { REPORT_PATH } from '../contract/finished-shift.js';
 
 export interface ReadProgress {
   /** Rows handed out so far. */
   readonly rows: number;
-  /** Body bytes received on the wire so far, compressed if the upstream compressed (all attempts, pages). */
+  /**
+   * Body bytes received on the wire so far, compressed if the upstream compressed (all attempts and
+   * pages, error answers included).
+   */
   readonly wireBytes: number;
   /** The same bodies' bytes once decoded: the JSON the scanner read. Equal to wireBytes for identity. */
   readonly decodedBytes: number;
@@ -96,10 +99,14 @@ export interface ReportReaderDeps {
 
 interface Counters {
   rows: number;
-  wireBytes: number;
-  decodedBytes: number;
+  /** Every body of the read, all attempts and pages. */
+  readonly bytes: BodyBytes;
   requests: number;
   retries: number;
+}
+
+function progressOf({ rows, bytes, requests, retries }: Counters): ReadProgress {
+  return { rows, wireBytes: bytes.wireBytes, decodedBytes: bytes.decodedBytes, requests, retries };
 }
 
 interface AnswerResult {
@@ -117,7 +124,7 @@ export async function* readReport(
   options: ReadShiftsOptions = {},
 ): AsyncGenerator<RawRows, void, undefined> {
   const { config } = deps;
-  const counters: Counters = { rows: 0, wireBytes: 0, decodedBytes: 0, requests: 0, retries: 0 };
+  const counters: Counters = { rows: 0, bytes: new BodyBytes(), requests: 0, retries: 0 };
   const position: Position = { lastId: undefined, ascending: true, blind: false, pageStart: 0, pageDone: 0 };
   const budget = new RetryBudget({
     policy: config.retry,
@@ -134,7 +141,7 @@ export async function* readReport(
   try {
     yield* readAnswers(deps, options, counters, position, budget, window);
   } finally {
-    options.onProgress?.({ ...counters });
+    options.onProgress?.(progressOf(counters));
   }
 }
 
@@ -210,23 +217,23 @@ async function* readAnswer(
     query: reportQuery(window, cursor),
     headers: config.countExact ? { prefer: 'count=exact' } : {},
     attempt,
+    bytes: counters.bytes,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(config.paging === 'offset' ? { acceptStatuses: new Set([416]) } : {}),
   });
   const body = response.body;
-  let wireSeen = 0;
   try {
     if (response.status === 416) {
       await body.dump().catch(() => undefined); // a small error body: read it, keep the connection
       return { received: 0, outOfRange: true };
     }
-    const range = parseContentRange(response.headers['content-range']);
+    const range = parseContentRange(headerValue(response.headers, 'content-range'));
     const scanner = new JsonArrayScanner({
       maxBodyBytes: config.maxBodyBytes,
       maxRowBytes: config.maxRowBytes,
       ...(deps.batchBytes === undefined ? {} : { batchBytes: deps.batchBytes }),
     });
-    const emitter = new RowEmitter(config.paging, cursor, position, context);
+    const keeper = new ResumePositionKeeper(config.paging, cursor, position, context);
     let received = 0;
     for (let done = false; !done;) {
       let chunk: Buffer | undefined;
@@ -239,9 +246,6 @@ async function* readAnswer(
           'body',
           options.signal,
         );
-      } finally {
-        counters.wireBytes += body.wireBytes - wireSeen;
-        wireSeen = body.wireBytes;
       }
       let rows: RawRows;
       if (chunk === undefined) {
@@ -249,15 +253,14 @@ async function* readAnswer(
         rows = scan(() => scanner.end(), context, deps, body);
       } else {
         const bytes = chunk;
-        counters.decodedBytes += bytes.length;
         options.onBytes?.(bytes.length);
         rows = scan(() => scanner.push(bytes), context, deps, body);
       }
       if (rows.length === 0) continue;
       received += rows.length;
-      const batch = emitter.accept(rows);
+      const batch = keeper.accept(rows);
       // Adjacent copies of one id do not count: an upstream may send a row twice within its limit.
-      if (cursor.limit !== undefined && received - emitter.repeats > cursor.limit) {
+      if (cursor.limit !== undefined && received - keeper.repeats > cursor.limit) {
         throw new WfmPagingUnsupportedError(
           `more than limit=${cursor.limit} rows in one answer (limit ignored)`,
           context,
@@ -269,7 +272,7 @@ async function* readAnswer(
     // Fewer rows than announced is a cut; more is not (a row sent twice is dedup's business).
     if (expected !== undefined && received < expected)
       throw new WfmIncompleteError(expected, received, context);
-    const rest = emitter.finish(received, cursor.limit);
+    const rest = keeper.finish(received, cursor.limit);
     if (rest.length > 0) yield* handOut(rest, counters, position, budget, options);
     return { received, outOfRange: false };
   } finally {
@@ -287,7 +290,7 @@ async function* handOut(
   counters.rows += batch.length;
   position.pageDone += batch.length;
   budget.madeProgress();
-  options.onProgress?.({ ...counters });
+  options.onProgress?.(progressOf(counters));
   yield batch;
 }
 
@@ -311,36 +314,28 @@ function scan(
     const ctx = { ...context, extra: { byteOffset: error.offset } };
     switch (error.kind) {
       case 'truncated':
-        return failWith(new WfmBodyTruncatedError(message, ctx));
+        throw new WfmBodyTruncatedError(message, ctx);
       case 'body-too-large':
-        return failWith(
-          new WfmBodyTooLargeError(
-            `longer than WFM_MAX_BODY_BYTES=${config.maxBodyBytes}${decodedNote(body)}`,
-            ctx,
-          ),
+        throw new WfmBodyTooLargeError(
+          `longer than WFM_MAX_BODY_BYTES=${config.maxBodyBytes}${decodedNote(body)}`,
+          ctx,
         );
       case 'row-too-large':
-        return failWith(
-          new WfmBodyTooLargeError(
-            `a row longer than WFM_MAX_ROW_BYTES=${config.maxRowBytes} at byte ${error.offset}${decodedNote(body)}`,
-            ctx,
-          ),
+        throw new WfmBodyTooLargeError(
+          `a row longer than WFM_MAX_ROW_BYTES=${config.maxRowBytes} at byte ${error.offset}${decodedNote(body)}`,
+          ctx,
         );
       default:
-        return failWith(new WfmBodyInvalidError(message, ctx, body.received()));
+        throw new WfmBodyInvalidError(message, ctx, body.received());
     }
   }
-}
-
-function failWith(error: WfmError): never {
-  throw error;
 }
 
 /** Limits count decoded bytes: say so when they differ from what came over the wire. */
 function decodedNote(body: ResponseBody): string {
   return body.encoding === 'identity'
     ? ''
-    : ` once decoded (${body.encoding}: ${body.wireBytes} bytes on the wire so far)`;
+    : ` once decoded (${body.encoding}: ${body.bytes.wireBytes} bytes on the wire so far)`;
 }
 
 /**
@@ -369,5 +364,5 @@ export async function drainReport(
   } finally {
     body.release();
   }
-  return { bytes: body.decodedBytes, wireBytes: body.wireBytes };
+  return { bytes: body.bytes.decodedBytes, wireBytes: body.bytes.wireBytes };
 }

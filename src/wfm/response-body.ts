@@ -1,6 +1,6 @@
 // One response body as its readers need it: decoded according to Content-Encoding while it
-// streams (gzip, deflate or br through node:zlib, identity as is), counted twice — bytes on the
-// wire and bytes decoded — timed by the request's ReadGuard, and able to say what arrived (type,
+// streams (gzip, deflate or br through node:zlib, identity as is), counted on the wire and decoded
+// (body-bytes.ts), timed by the request's ReadGuard, and able to say what arrived (type,
 // encoding, first characters) when it turns out to be unreadable.
 //
 // Memory stays flat whatever the compression ratio: the decoder inflates only as fast as the
@@ -14,6 +14,7 @@
 import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, constants as zlibConstants } from 'node:zlib';
 import type { Dispatcher } from 'undici';
+import type { BodyBytes } from './body-bytes.js';
 import type { ReadGuard } from './read-guard.js';
 import {
   EXCERPT_CHARS,
@@ -40,15 +41,10 @@ const DECODERS: Readonly<Record<string, () => Transform>> = {
   br: () => createBrotliDecompress({ chunkSize: DECODED_CHUNK_BYTES }),
 };
 
-/** Bytes of response bodies, added to by every body of one client (its lifetime's traffic). */
-export interface BodyTraffic {
-  wireBytes: number;
-  decodedBytes: number;
-}
-
 export interface ResponseBodyOptions {
   readonly guard: ReadGuard;
-  readonly traffic: BodyTraffic;
+  /** This body's tally (the guard reads it too). */
+  readonly bytes: BodyBytes;
   readonly context: WfmErrorContext;
   /** The bearer token, scrubbed from what received() quotes. */
   readonly secret: string;
@@ -60,7 +56,8 @@ export class ResponseBody {
   readonly #raw: RawBody;
   readonly #headers: Headers;
   readonly #guard: ReadGuard;
-  readonly #traffic: BodyTraffic;
+  /** Bytes received on the wire so far (compressed, when the body is) and decoded bytes handed out. */
+  readonly bytes: BodyBytes;
   readonly #context: WfmErrorContext;
   readonly #secret: string;
   readonly #decoder: Transform | undefined;
@@ -68,15 +65,13 @@ export class ResponseBody {
   readonly #headLimit: number;
   readonly #head: Buffer[] = [];
   #headBytes = 0;
-  #wireBytes = 0;
-  #decodedBytes = 0;
   #released = false;
 
   constructor(raw: RawBody, headers: Headers, options: ResponseBodyOptions) {
     this.#raw = raw;
     this.#headers = headers;
     this.#guard = options.guard;
-    this.#traffic = options.traffic;
+    this.bytes = options.bytes;
     this.#context = options.context;
     this.#secret = options.secret;
     // Enough bytes that a token starting within the excerpt is whole in it (and so redacted),
@@ -92,16 +87,6 @@ export class ResponseBody {
       void this.#feed(decoder);
       this.#chunks = (decoder as Readable)[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
     }
-  }
-
-  /** Bytes received on the wire so far (compressed, when the body is). */
-  get wireBytes(): number {
-    return this.#wireBytes;
-  }
-
-  /** Bytes of the decoded body handed out so far. */
-  get decodedBytes(): number {
-    return this.#decodedBytes;
   }
 
   /**
@@ -122,9 +107,8 @@ export class ResponseBody {
     }
     if (result.done === true) return undefined;
     const chunk = result.value;
-    if (this.#decoder === undefined) this.#countWire(chunk.length);
-    this.#decodedBytes += chunk.length;
-    this.#traffic.decodedBytes += chunk.length;
+    if (this.#decoder === undefined) this.bytes.addWire(chunk.length);
+    this.bytes.addDecoded(chunk.length);
     this.#keepHead(chunk);
     return chunk;
   }
@@ -162,6 +146,22 @@ export class ResponseBody {
     }
   }
 
+  /** Reads the first bytes of a body nobody reads on (an error answer), quoted, and releases it. */
+  async excerpt(): Promise<string> {
+    if (this.encoding !== 'identity' && this.#decoder === undefined) {
+      this.release(); // nothing readable to quote; the status is the error
+      return '';
+    }
+    try {
+      while (this.#headBytes < this.#headLimit && (await this.next()) !== undefined);
+    } catch {
+      // An excerpt is best effort: what arrived so far is quoted.
+    } finally {
+      this.release();
+    }
+    return this.received().head;
+  }
+
   /** Reads a small body to its end and drops it, keeping the connection for the next request. */
   async dump(): Promise<void> {
     try {
@@ -181,7 +181,7 @@ export class ResponseBody {
     try {
       for await (const chunk of this.#raw as AsyncIterable<Buffer>) {
         if (decoder.destroyed) return; // released, or the data was corrupt
-        this.#countWire(chunk.length);
+        this.bytes.addWire(chunk.length);
         if (!decoder.write(chunk) && !decoder.destroyed) await drainedOrClosed(decoder);
       }
       if (!decoder.destroyed) decoder.end();
@@ -198,19 +198,13 @@ export class ResponseBody {
     this.#headBytes += part.length;
   }
 
-  #countWire(bytes: number): void {
-    this.#wireBytes += bytes;
-    this.#traffic.wireBytes += bytes;
-    this.#guard.countWire(bytes);
-  }
-
   /** An encoding we did not ask for and cannot decode: quote its first bytes as they are. */
   async #undecodable(): Promise<WfmBodyInvalidError> {
     try {
       while (this.#headBytes < this.#headLimit) {
         const next = await this.#chunks.next();
         if (next.done === true) break;
-        this.#countWire(next.value.length);
+        this.bytes.addWire(next.value.length);
         this.#keepHead(next.value);
       }
     } catch {
@@ -227,11 +221,11 @@ export class ResponseBody {
   #decodeError(error: unknown): Error | undefined {
     const code = (error as { code?: unknown } | undefined)?.code;
     if (typeof code !== 'string' || !code.startsWith('Z_')) return undefined;
-    const context = { ...this.#context, cause: error, extra: { wireBytes: this.#wireBytes } };
+    const context = { ...this.#context, cause: error, extra: { wireBytes: this.bytes.wireBytes } };
     const what = `the ${this.encoding} stream`;
     if (code === 'Z_BUF_ERROR' || (error as { errno?: unknown }).errno === zlibConstants.Z_BUF_ERROR) {
       return new WfmBodyTruncatedError(
-        `${what} ended before its end (after ${this.#wireBytes} bytes)`,
+        `${what} ended before its end (after ${this.bytes.wireBytes} bytes)`,
         context,
       );
     }

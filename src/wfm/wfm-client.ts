@@ -1,5 +1,5 @@
 // The WFM API client: every endpoint of ../shared/wfm-interface-spec.md with typed inputs and
-// outputs checked by the zod schemas of schemas.ts, one keep-alive pool, retries of GET/PUT/DELETE
+// outputs checked by the zod schemas of src/contract/, one keep-alive pool, retries of GET/PUT/DELETE
 // (retry.ts), typed errors (wfm-error.ts), and the report as a stream of raw row batches
 // (report-reader.ts). Every call takes an AbortSignal.
 
@@ -12,21 +12,25 @@ import { silentLogger, type Logger } from '../logger.js';
 import { drainReport, readReport, type ReadShiftsOptions } from './report-reader.js';
 import { systemClock, withRetry, type OnRetry, type RetryClock } from './retry.js';
 import {
+  CATEGORIES_PATH,
   categoryInputSchema,
   categorySchema,
-  divisionSchema,
-  divisionCreateSchema,
-  divisionUpdateSchema,
   emptyObjectSchema,
   type Category,
   type CategoryInput,
   type CategoryListQuery,
+} from '../contract/category.js';
+import {
+  DIVISIONS_PATH,
+  divisionSchema,
+  divisionCreateSchema,
+  divisionUpdateSchema,
   type Division,
   type DivisionCreate,
   type DivisionField,
   type DivisionListQuery,
   type DivisionUpdate,
-} from './schemas.js';
+} from '../contract/division.js';
 import {
   excerptOf,
   WfmBodyInvalidError,
@@ -35,12 +39,9 @@ import {
   type WfmErrorContext,
 } from './wfm-error.js';
 import { categoryListQuery, divisionListQuery, fieldsQuery } from './wfm-query.js';
-import { WfmTransport, type HttpMethod, type WfmResponse } from './wfm-transport.js';
+import { WfmTransport, type WfmRequest, type WfmResponse } from './wfm-transport.js';
 
 export type { ReadProgress, ReadShiftsOptions } from './report-reader.js';
-
-export const CATEGORIES_PATH = '/v1/survey/categories';
-export const DIVISIONS_PATH = '/v1/orgstruct/divisions';
 
 /**
  * Largest non-report JSON body read into memory (the report streams instead), counted decoded: a
@@ -64,11 +65,7 @@ export interface CallOptions {
   readonly signal?: AbortSignal | undefined;
 }
 
-interface JsonCall<S extends z.ZodType> {
-  readonly method: HttpMethod;
-  readonly path: string;
-  readonly query?: string;
-  readonly json?: unknown;
+interface JsonCall<S extends z.ZodType> extends Pick<WfmRequest, 'method' | 'path' | 'query' | 'json'> {
   readonly schema: S;
   readonly signal: AbortSignal | undefined;
 }
@@ -253,17 +250,15 @@ export class WfmClient {
         ...(call.signal === undefined ? {} : { signal: call.signal }),
       },
       async (attempt) => {
+        const { schema, signal, ...request } = call;
         const response = await this.#transport.send({
-          method: call.method,
-          path: call.path,
+          ...request,
           attempt,
-          ...(call.query === undefined ? {} : { query: call.query }),
-          ...(call.json === undefined ? {} : { json: call.json }),
-          ...(call.signal === undefined ? {} : { signal: call.signal }),
+          ...(signal === undefined ? {} : { signal }),
         });
         const context = { method: call.method, path: call.path, attempts: attempt, status: response.status };
-        const value = await this.#readJson(response, context, call.signal);
-        const parsed = call.schema.safeParse(value);
+        const value = await this.#readJson(response, context, signal);
+        const parsed = schema.safeParse(value);
         if (!parsed.success) {
           throw new WfmResponseInvalidError(
             excerptOf(prettifyError(parsed.error), this.#transport.secret),

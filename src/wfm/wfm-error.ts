@@ -266,7 +266,3 @@ export class WfmPagingUnsupportedError extends WfmError {
     );
   }
 }
-
-export function isWfmError(error: unknown): error is WfmError {
-  return error instanceof WfmError;
-}

@@ -4,7 +4,8 @@
 // "comma-separated" reads.
 
 import type { UtcWindow } from '../domain/period.js';
-import type { CategoryListQuery, DivisionListQuery } from './schemas.js';
+import type { CategoryListQuery } from '../contract/category.js';
+import type { DivisionListQuery } from '../contract/division.js';
 
 export type QueryPairs = ReadonlyArray<readonly [string, string]>;
 

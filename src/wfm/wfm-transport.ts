@@ -8,8 +8,9 @@
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { ConnectedWfmConfig, ReadLimits } from '../config.js';
 import { AbortedError } from '../errors.js';
+import { BodyBytes } from './body-bytes.js';
 import { ReadGuard } from './read-guard.js';
-import { ACCEPT_ENCODING, headerValue, ResponseBody, type BodyTraffic } from './response-body.js';
+import { ACCEPT_ENCODING, headerValue, ResponseBody } from './response-body.js';
 import {
   excerptOf,
   scrub,
@@ -38,6 +39,8 @@ export interface WfmRequest {
   readonly attempt: number;
   /** Statuses handed back to the caller instead of thrown (e.g. 416 at the end of offset paging). */
   readonly acceptStatuses?: ReadonlySet<number>;
+  /** A tally the body's bytes add to, besides the client's (a report read over its attempts). */
+  readonly bytes?: BodyBytes;
 }
 
 export interface WfmResponse {
@@ -46,8 +49,6 @@ export interface WfmResponse {
   /** Decoded; the caller must release() it (or dump() it) however the read ends. */
   readonly body: ResponseBody;
 }
-
-const EXCERPT_BYTES = 2048;
 
 /**
  * Body bytes undici buffers before it stops reading the socket (its default is 64 KiB). Larger, so
@@ -61,7 +62,8 @@ export class WfmTransport {
   readonly #token: string;
   readonly #readLimits: ReadLimits;
   readonly #acceptEncoding: string;
-  readonly #traffic: BodyTraffic = { wireBytes: 0, decodedBytes: 0 };
+  /** Bytes of every response body so far, on the wire and decoded (error bodies included). */
+  readonly traffic = new BodyBytes();
 
   constructor(config: ConnectedWfmConfig) {
     const url = new URL(config.baseUrl);
@@ -76,11 +78,6 @@ export class WfmTransport {
       bodyTimeout: config.bodyTimeoutMs,
       keepAliveTimeout: 30_000,
     });
-  }
-
-  /** Bytes of every response body so far, on the wire and decoded (error bodies included). */
-  get traffic(): Readonly<BodyTraffic> {
-    return { ...this.#traffic };
   }
 
   /** The bearer token, only so that callers can scrub it from text they build. */
@@ -102,7 +99,8 @@ export class WfmTransport {
       body = JSON.stringify(request.json);
       headers['content-type'] = 'application/json';
     }
-    const guard = new ReadGuard(this.#readLimits, context, request.signal);
+    const bytes = new BodyBytes(this.traffic, request.bytes);
+    const guard = new ReadGuard(this.#readLimits, context, bytes, request.signal);
     let response: Dispatcher.ResponseData;
     try {
       response = await this.#pool.request({
@@ -120,15 +118,14 @@ export class WfmTransport {
     const { statusCode: status } = response;
     const decoded = new ResponseBody(response.body, response.headers, {
       guard,
-      traffic: this.#traffic,
+      bytes,
       context: { ...context, status },
       secret: this.#token,
     });
     if ((status >= 200 && status < 300) || request.acceptStatuses?.has(status)) {
       return { status, headers: response.headers, body: decoded };
     }
-    const excerpt = await this.#readExcerpt(decoded);
-    const failed = { ...context, status, bodyExcerpt: excerpt };
+    const failed = { ...context, status, bodyExcerpt: await decoded.excerpt() };
     if (status === 401 || status === 403) throw new WfmAuthError(failed);
     const retryAfter = headerValue(response.headers, 'retry-after');
     throw new WfmHttpStatusError(
@@ -156,24 +153,6 @@ export class WfmTransport {
       return new WfmNetworkError(phase === 'body' ? `${detail} (while reading the body)` : detail, ctx);
     }
     return new WfmNetworkError(scrub(String(error), this.#token), ctx);
-  }
-
-  /** Reads the first bytes of an error body and destroys the rest (never leaves a socket busy). */
-  async #readExcerpt(body: ResponseBody): Promise<string> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of body) {
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size >= EXCERPT_BYTES) break;
-      }
-    } catch {
-      // An excerpt is best effort: the status is the error.
-    } finally {
-      body.release();
-    }
-    return excerptOf(Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'), this.#token);
   }
 
   async close(): Promise<void> {

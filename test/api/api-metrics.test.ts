@@ -15,6 +15,9 @@ describe('histogramText', () => {
         upstream_retries: 0,
         upstream_wire_bytes: 0,
         upstream_decoded_bytes: 0,
+        notifications_delivered: 0,
+        notification_attempts_failed: 0,
+        notifications_abandoned: 0,
       },
       duration: { buckets: [...buckets, 2], sumSeconds: 24.5, count: 2 },
     });

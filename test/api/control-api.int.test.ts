@@ -122,6 +122,29 @@ describe('auth', () => {
 describe('dashboard', () => {
   const QUEUE = '/admin/queues/api/queues/shift-exports';
 
+  it('serves its page and every asset the page loads from this API, none from another host', async () => {
+    const page = await call('/admin/queues');
+    expect(page.status).toBe(200);
+    const refs = [...page.text.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1] ?? '');
+    expect(refs.length).toBeGreaterThan(3);
+    const external = refs.filter((ref) => /^(?:[a-z][a-z0-9+.-]*:)?\/\//i.test(ref) && !ref.startsWith('/'));
+    expect(external).toEqual([]);
+    expect(page.text).not.toMatch(/fonts\.googleapis|fonts\.gstatic|https?:\/\/(?!www\.w3\.org)/);
+    // Relative to <base href="/admin/queues/">: each answers here, and the styles import nothing.
+    for (const ref of refs.filter((r) => r.startsWith('static/'))) {
+      const asset = await call(`/admin/queues/${ref}`);
+      expect(asset.status, ref).toBe(200);
+      if (ref.endsWith('.css')) expect(asset.text, ref).not.toMatch(/@import|url\(\s*['"]?(?:https?:)?\/\//);
+    }
+  });
+
+  it('drops credentials from its address before Bull Board runs, so its API calls work', async () => {
+    const page = await call('/admin/queues');
+    const head = page.text.slice(0, page.text.indexOf('</head>'));
+    expect(head).toContain('location.username||location.password');
+    expect(head.indexOf('location.replace')).toBeLessThan(page.text.indexOf('static/js/'));
+  });
+
   it('is read-only by default: every write route answers 4xx and changes nothing', async () => {
     const queue = harness.producer.queue;
     await queue.add(
@@ -199,6 +222,8 @@ describe('POST /exports validation', () => {
     expect(Object.keys(json).sort()).toEqual(['error', 'message']);
     expect(String(json['message'])).toMatch(message);
     expect(String(json['message'])).not.toContain('\n');
+    // The body's fields, never the command line's flags.
+    expect(String(json['message'])).not.toContain('--');
     expect(await harness.producer.queue.count()).toBe(0);
   });
 

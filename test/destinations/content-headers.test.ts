@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { contentDisposition, contentTypeOf, CONTENT_TYPES } from '../../src/destinations/content-headers.js';
+import { contentDisposition } from '../../src/destinations/content-headers.js';
 
 const period = { from: '2024-05-01', to: '2024-05-07' };
-
-describe('contentTypeOf', () => {
-  it('names CSV with its charset, XLSX and JSON by extension, and anything else as bytes', () => {
-    expect(contentTypeOf('shifts.csv')).toBe('text/csv; charset=utf-8');
-    expect(contentTypeOf('SHIFTS.CSV')).toBe(CONTENT_TYPES.csv);
-    expect(contentTypeOf('shifts.xlsx')).toBe(
-      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-    );
-    expect(contentTypeOf('manifest.json')).toBe('application/json');
-    expect(contentTypeOf('notes')).toBe('application/octet-stream');
-  });
-});
 
 describe('contentDisposition', () => {
   it('saves a file as <from>_<to>_<file>, with an RFC 5987 filename* beside the ASCII one', () => {

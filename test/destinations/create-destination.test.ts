@@ -11,7 +11,9 @@ const s3Config: S3Config = {
   forcePathStyle: true,
   sse: undefined,
   sseKmsKeyId: undefined,
+  publicEndpoint: undefined,
   partSizeBytes: 8 * 1024 * 1024,
+  retention: { keepVersions: 2, minAgeMs: 3_600_000 },
 };
 
 describe('createDestination', () => {

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { contentTypeOf } from '../../src/destinations/content-headers.js';
+import { CONTENT_TYPES } from '../../src/destinations/content-headers.js';
 import type { Destination, PublishedExport, StoredFile } from '../../src/destinations/destination.js';
 import type { Period } from '../../src/domain/period.js';
 import { createLogger, type Logger } from '../../src/logger.js';
@@ -99,4 +99,11 @@ export function capturingLogger(): {
         .map((l) => JSON.parse(l) as Record<string, unknown>),
     text: () => raw.join(''),
   };
+}
+
+function contentTypeOf(fileName: string): string {
+  const extension = fileName.slice(fileName.lastIndexOf('.') + 1);
+  return extension in CONTENT_TYPES
+    ? CONTENT_TYPES[extension as keyof typeof CONTENT_TYPES]
+    : 'application/octet-stream';
 }

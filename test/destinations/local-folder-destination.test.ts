@@ -10,7 +10,8 @@ import {
   symlink,
   writeFile,
 } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CONTENT_TYPES } from '../../src/destinations/content-headers.js';
@@ -68,6 +69,9 @@ describe('LocalFolderDestination', () => {
       written_by: 'shift-export',
       period: key,
       export_id: 'v1',
+      host: hostname(),
+      pid: process.pid,
+      process_started_at: expect.any(Number),
     });
     expect(run.published).toEqual({
       location: join(dir, key),
@@ -275,6 +279,54 @@ describe('LocalFolderDestination', () => {
     await runExport(new LocalFolderDestination({ dir, staleVersionAgeMs: 0 }), period, 'v2', files);
     // Another period's leftovers are that period's business.
     expect(await entries()).toEqual([`.${key}.v2`, `.2024-06-01_2024-06-07.other.partial`, key]);
+  });
+
+  it('removes, when an export starts, the .partial folders of processes on this host that are gone', async () => {
+    await mkdir(dir, { recursive: true });
+    // A process that has exited: its pid names no process now.
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    const other = '2024-06-01_2024-06-07';
+    const leftover = async (name: string, marker?: Record<string, unknown>): Promise<void> => {
+      await mkdir(join(dir, name));
+      await writeFile(join(dir, name, 'shifts.csv'), testBytes(1000, 3));
+      if (marker !== undefined) await writeFile(join(dir, name, '.shift-export'), JSON.stringify(marker));
+    };
+    const marker = (period: string, id: string, writer: Record<string, unknown>) => ({
+      written_by: 'shift-export',
+      period,
+      export_id: id,
+      ...writer,
+    });
+    const here = { host: hostname(), process_started_at: 1 };
+    await leftover(`.${key}.killed.partial`, marker(key, 'killed', { ...here, pid: gone }));
+    await leftover(`.${other}.killed2.partial`, marker(other, 'killed2', { ...here, pid: gone }));
+    // This process's pid, written by an earlier process that had it.
+    await leftover(`.${key}.reused.partial`, marker(key, 'reused', { ...here, pid: process.pid }));
+    // Alive: the process that started this test.
+    await leftover(`.${key}.alive.partial`, marker(key, 'alive', { ...here, pid: process.ppid }));
+    await leftover(
+      `.${key}.elsewhere.partial`,
+      marker(key, 'elsewhere', { host: 'another-host', pid: gone }),
+    );
+    // A marker from before writers were named, and no marker at all: not provably dead, or not ours.
+    await leftover(`.${key}.old.partial`, marker(key, 'old', {}));
+    await leftover(`.${key}.foreign.partial`);
+    // And this process's own unfinished export, still open.
+    const open = await new LocalFolderDestination({ dir }).begin(period, 'running');
+
+    await runExport(new LocalFolderDestination({ dir }), period, 'v1', files);
+    expect(await entries()).toEqual(
+      [
+        `.${key}.alive.partial`,
+        `.${key}.elsewhere.partial`,
+        `.${key}.foreign.partial`,
+        `.${key}.old.partial`,
+        `.${key}.running.partial`,
+        `.${key}.v1`,
+        key,
+      ].sort(),
+    );
+    await open.abort();
   });
 
   it.each([

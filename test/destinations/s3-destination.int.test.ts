@@ -5,15 +5,19 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { S3Config } from '../../src/config.js';
 import { CONTENT_TYPES } from '../../src/destinations/content-headers.js';
 import { HashingStream } from '../../src/destinations/hashing-stream.js';
 import type { StoredFile } from '../../src/destinations/destination.js';
+import { loadS3Config } from '../../src/config.js';
+import { createDestination } from '../../src/destinations/create-destination.js';
 import { listObjects } from '../../src/destinations/s3-objects.js';
 import { S3Destination, type S3DestinationOptions } from '../../src/destinations/s3-destination.js';
 import type { Period } from '../../src/domain/period.js';
 import { ShiftExportError } from '../../src/errors.js';
+import { silentLogger } from '../../src/logger.js';
 import { startTestS3Server, type TestS3Server } from '../support/s3-server.js';
 import { capturingLogger, MiB, readAll, runExport, sha256, testBytes, writeAll } from './export-helpers.js';
 
@@ -64,6 +68,34 @@ async function rejection(promise: Promise<unknown>): Promise<ShiftExportError> {
   if (!(error instanceof ShiftExportError))
     throw new Error(`expected a ShiftExportError, got ${String(error)}`);
   return error;
+}
+
+/** A TCP port on 127.0.0.1 that forwards every connection to `target`. */
+async function startTcpProxy(target: URL): Promise<{ endpoint: string; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const proxy = createServer((inbound) => {
+    const outbound = connect({ host: target.hostname, port: Number(target.port) });
+    for (const socket of [inbound, outbound]) {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+      socket.on('error', () => {
+        inbound.destroy();
+        outbound.destroy();
+      });
+    }
+    inbound.pipe(outbound).pipe(inbound);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const address = proxy.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        proxy.close(() => resolve());
+      }),
+  };
 }
 
 /** Proves a published export is complete and intact: every file's bytes and hash, via the manifest. */
@@ -311,6 +343,30 @@ describe('S3Destination', () => {
     await expectIntact(dest, { 'shifts.csv': testBytes(100, 3) });
   });
 
+  it('keeps S3_KEEP_VERSIONS versions, and deletes older ones once S3_KEEP_MIN_AGE_MINUTES old', async () => {
+    const configured = async (env: Record<string, string>): Promise<S3Destination> => {
+      const dest = await createDestination(`s3://${bucket}/exports`, loadS3Config(env), silentLogger, {
+        s3Client: client,
+      });
+      if (!(dest instanceof S3Destination)) throw new Error('not an S3 destination');
+      return dest;
+    };
+    const keep3 = await configured({ S3_KEEP_VERSIONS: '3', S3_KEEP_MIN_AGE_MINUTES: '0' });
+    for (const id of ['v1', 'v2', 'v3', 'v4'])
+      await runExport(keep3, period, id, { 'shifts.csv': testBytes(100, 1) });
+    expect(await keysUnder(`${base}/`)).toEqual([
+      `${base}/manifest.json`,
+      `${base}/v2/shifts.csv`,
+      `${base}/v3/shifts.csv`,
+      `${base}/v4/shifts.csv`,
+    ]);
+    // The default age (60 minutes) keeps the young versions beyond the count.
+    const keep2 = await configured({});
+    await runExport(keep2, period, 'v5', { 'shifts.csv': testBytes(100, 1) });
+    expect(await keysUnder(`${base}/`)).toHaveLength(5);
+    expect(() => loadS3Config({ S3_KEEP_VERSIONS: '1' })).toThrow(/^S3_KEEP_VERSIONS is invalid/);
+  });
+
   it('deletes old versions only of objects it wrote, never foreign keys under the period', async () => {
     const foreign = [
       `${base}/notes/readme.txt`,
@@ -419,6 +475,45 @@ describe('S3Destination', () => {
       'DEST_INVALID',
     );
     expect((await rejection(dest.presignPublishedFile(period, '../x', 60))).code).toBe('DEST_INVALID');
+  });
+
+  it('signs download URLs for S3_PUBLIC_ENDPOINT, the address clients outside the S3 network use', async () => {
+    await runExport(destination(), period, 'v1', { 'shifts.csv': testBytes(3000, 4) });
+    // The public address: another port in front of the same server, as a published container port is.
+    const proxy = await startTcpProxy(new URL(server.endpoint));
+    try {
+      // Frozen, as loadS3Config returns it.
+      const config: S3Config = Object.freeze({
+        endpoint: server.endpoint,
+        publicEndpoint: proxy.endpoint,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        sse: undefined,
+        sseKmsKeyId: undefined,
+        partSizeBytes: 5 * MiB,
+        retention: { keepVersions: 2, minAgeMs: 3_600_000 },
+        credentials: Object.freeze({
+          accessKeyId: server.accessKeyId,
+          secretAccessKey: server.secretAccessKey,
+        }),
+      });
+      const dest = await createDestination(`s3://${bucket}/exports`, config, silentLogger);
+      if (!(dest instanceof S3Destination)) throw new Error('expected an S3 destination');
+      try {
+        const url = await dest.presignPublishedFile(period, 'v1/shifts.csv', 300);
+        expect(url.startsWith(`${server.endpoint}/`)).toBe(false);
+        expect(url.startsWith(`${proxy.endpoint}/${bucket}/`)).toBe(true);
+        const response = await fetch(url);
+        expect(response.status).toBe(200);
+        expect(Buffer.from(await response.arrayBuffer()).equals(testBytes(3000, 4))).toBe(true);
+        // SigV4 signs the host: the URL must name the public address, not be rewritten to it.
+        expect(new URL(url).searchParams.get('X-Amz-SignedHeaders')).toBe('host');
+      } finally {
+        dest.close();
+      }
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('fails with a non-retryable DEST_S3 error that never shows the secret when the credentials are wrong', async () => {

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { daysFromCivil, daysInMonth, SECONDS_PER_DAY } from '../../src/domain/civil-time.js';
+import { LOCAL_DATE_TIME_PATTERN } from '../../src/contract/date-time-text.js';
 import {
   isLocalDateTimeText,
-  LOCAL_DATE_TIME_PATTERN,
   parseLocalDateTimeSeconds,
   parsePatternedLocalDateTimeSeconds,
 } from '../../src/domain/local-date-time.js';

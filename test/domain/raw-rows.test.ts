@@ -35,6 +35,13 @@ describe('RawRowsBuilder', () => {
     expect(builder.take()).toEqual([]);
   });
 
+  it('lets go of the source texts when released, and then refuses to read them', () => {
+    const joined = concatRawRows(batch('a', 1), batch('b', 1));
+    joined.texts?.release();
+    expect(() => joined.texts?.textOf(0)).toThrow(/released/);
+    expect(() => joined.texts?.isUtf8(1)).toThrow(/released/);
+  });
+
   it('builds a batch without texts when a row came without one (none is guessed)', () => {
     const builder = new RawRowsBuilder();
     builder.append(batch('a', 2));

@@ -42,6 +42,16 @@ const cases: Case[] = [
     commands: queueCommands,
   },
   {
+    variable: 'REDIS_CLUSTER_NODES',
+    env: { REDIS_CLUSTER_NODES: `127.0.0.1:1,redis://default:${SECRET}@127.0.0.1:2` },
+    commands: queueCommands,
+  },
+  {
+    variable: 'REDIS_PASSWORD_FILE',
+    env: { REDIS_PASSWORD_FILE: tokenFile },
+    commands: queueCommands,
+  },
+  {
     variable: 'WFM_BASE_URL',
     env: { WFM_BASE_URL: `https://svc:${SECRET}@wfm.example.com` },
     commands: ['run', 'worker'],

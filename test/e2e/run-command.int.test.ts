@@ -73,6 +73,7 @@ describe('shift-export run', () => {
         'rejected.csv',
         'row-hashes.bin',
         'shifts.csv',
+        'summary_by_day.csv',
         'summary_by_division.csv',
         'summary_by_region.csv',
         'summary_by_shop.csv',
@@ -88,6 +89,9 @@ describe('shift-export run', () => {
       expect(bytes.length, file.name).toBe(file.bytes);
       expect(createHash('sha256').update(bytes).digest('hex'), file.name).toBe(file.sha256);
     }
+    // README: 8 + 16·rows bytes.
+    const hashes = manifest.files.find((f) => f.name === 'row-hashes.bin');
+    expect(hashes?.bytes).toBe(8 + 16 * manifest.counts.exported);
   });
 
   it('writes shifts.csv with the contract columns, one row per exported shift, all inside the period', () => {
@@ -121,17 +125,57 @@ describe('shift-export run', () => {
     const shifts = readCsv(join(dir, 'shifts.csv'));
     for (const name of [
       'summary_by_division.csv',
+      'summary_by_day.csv',
       'summary_by_region.csv',
       'summary_by_shop.csv',
       'summary_by_user.csv',
     ]) {
-      const total = readCsv(join(dir, name)).reduce((sum, r) => sum + Number(r['shifts']), 0);
+      // summary_by_day.csv counts each day twice: once on its "All divisions" row.
+      const rows = readCsv(join(dir, name)).filter((r) => r['division_name'] !== 'All divisions');
+      const total = rows.reduce((sum, r) => sum + Number(r['shifts']), 0);
       expect(total, name).toBe(shifts.length);
     }
     const matched = shifts.filter((r) => r['start_location_match'] === 'true').length;
     const checked = shifts.filter((r) => r['start_location_match'] !== '').length;
     const manifest = parseManifest(readFileSync(join(dir, 'manifest.json'), 'utf8'));
     expect(manifest.statistics['start_match_rate']).toBeCloseTo(matched / checked, 4);
+  });
+
+  it('gives summary_by_day.csv equal to a recomputation from shifts.csv', () => {
+    const dir = exportDir(dest);
+    const shifts = readCsv(join(dir, 'shifts.csv'));
+    const days = readCsv(join(dir, 'summary_by_day.csv'));
+    const divisionColumns = Object.keys(readCsv(join(dir, 'summary_by_division.csv'))[0]!);
+    const statColumns = divisionColumns.slice(divisionColumns.indexOf('shifts'));
+    expect(Object.keys(days[0]!)).toEqual(['business_date', 'division_id', 'division_name', ...statColumns]);
+
+    const divisionName = new Map(shifts.map((r) => [r['division_id']!, r['division_name']!]));
+    const expected: Record<string, string>[] = [];
+    const dates = [...new Set(shifts.map((r) => r['business_date']!))].sort();
+    for (const date of dates) {
+      const ofDay = shifts.filter((r) => r['business_date'] === date);
+      expected.push({
+        business_date: date,
+        division_id: '',
+        division_name: 'All divisions',
+        ...recompute(ofDay),
+      });
+      const ids = [...new Set(ofDay.map((r) => r['division_id']!))].sort((a, b) => {
+        const [na, nb] = [divisionName.get(a)!, divisionName.get(b)!];
+        const [fa, fb] = [na.toLowerCase(), nb.toLowerCase()];
+        return fa < fb ? -1 : fa > fb ? 1 : na < nb ? -1 : na > nb ? 1 : Number(a) - Number(b);
+      });
+      for (const id of ids) {
+        expected.push({
+          business_date: date,
+          division_id: id,
+          division_name: divisionName.get(id)!,
+          ...recompute(ofDay.filter((r) => r['division_id'] === id)),
+        });
+      }
+    }
+    expect(dates.length).toBeGreaterThan(3);
+    expect(days).toEqual(expected);
   });
 
   it('writes the same shifts.csv whatever the machine time zone', async () => {
@@ -146,6 +190,59 @@ describe('shift-export run', () => {
     expect(a.equals(b)).toBe(true);
   });
 });
+
+/**
+ * The statistic columns of a summary row from shifts.csv rows, as the README defines them: counts,
+ * hours and rates rounded half up, Excel's MEDIAN and PERCENTILE.INC(…; 0.9) of the distances.
+ */
+function recompute(rows: readonly Record<string, string>[]): Record<string, string> {
+  const count = (test: (r: Record<string, string>) => boolean): number => rows.filter(test).length;
+  const fixed = (value: number | null, places: number): string =>
+    value === null ? '' : (Math.round(value * 10 ** places + 1e-9) / 10 ** places).toFixed(places);
+  const ratio = (n: number, d: number): string => (d === 0 ? '' : fixed(n / d, 4));
+  const percentileInc = (column: string, p: number): string => {
+    const values = rows
+      .map((r) => r[column]!)
+      .filter((v) => v !== '')
+      .map(Number)
+      .sort((a, b) => a - b);
+    if (values.length === 0) return '';
+    const rank = p * (values.length - 1);
+    const low = Math.floor(rank);
+    const high = Math.min(low + 1, values.length - 1);
+    return fixed(values[low]! + (rank - low) * (values[high]! - values[low]!), 2);
+  };
+  const start = (r: Record<string, string>): string => r['start_location_match']!;
+  const finish = (r: Record<string, string>): string => r['finish_location_match']!;
+  const startChecked = count((r) => start(r) !== '');
+  const startMatched = count((r) => start(r) === 'true');
+  const finishChecked = count((r) => finish(r) !== '');
+  const finishMatched = count((r) => finish(r) === 'true');
+  const bothChecked = count((r) => start(r) !== '' && finish(r) !== '');
+  const bothMatched = count((r) => start(r) === 'true' && finish(r) === 'true');
+  const autoFinished = count((r) => r['auto_finished'] === 'true');
+  const seconds = rows.reduce((sum, r) => sum + Number(r['duration_seconds']), 0);
+  return {
+    shifts: String(rows.length),
+    hours: fixed(seconds / 3600, 2),
+    start_checked: String(startChecked),
+    start_matched: String(startMatched),
+    start_match_rate: ratio(startMatched, startChecked),
+    finish_checked: String(finishChecked),
+    finish_matched: String(finishMatched),
+    finish_match_rate: ratio(finishMatched, finishChecked),
+    both_checked: String(bothChecked),
+    both_matched: String(bothMatched),
+    both_match_rate: ratio(bothMatched, bothChecked),
+    no_location: String(count((r) => start(r) === '' && finish(r) === '')),
+    start_distance_median: percentileInc('start_location_distance', 0.5),
+    start_distance_p90: percentileInc('start_location_distance', 0.9),
+    finish_distance_median: percentileInc('finish_location_distance', 0.5),
+    finish_distance_p90: percentileInc('finish_location_distance', 0.9),
+    auto_finished: String(autoFinished),
+    auto_finished_rate: ratio(autoFinished, rows.length),
+  };
+}
 
 describe('shift-export run with a temp folder it cannot write', () => {
   it('publishes without row-hashes.bin and says so in the manifest, the summary and a warning', async () => {
@@ -199,11 +296,21 @@ describe('shift-export run loads only what the export needs', () => {
       { ...baseEnv, NODE_OPTIONS: `--import=${moduleLog}` },
     );
 
-  it('loads neither the AWS SDK nor exceljs for a local CSV export (~15 MB of memory)', async () => {
+  it('loads neither the AWS SDK, exceljs nor hyparquet-writer for a local CSV export (~15 MB of memory)', async () => {
     const run = await exportAs('csv');
     expect(run.code).toBe(0);
     const packages = packagesOf(run.stderr);
     expect(packages).toContain('undici');
+    expect(
+      packages.filter((p) => p.startsWith('@aws-sdk/') || p === 'exceljs' || p === 'hyparquet-writer'),
+    ).toEqual([]);
+  });
+
+  it('loads hyparquet-writer, not exceljs, for a Parquet export', async () => {
+    const run = await exportAs('parquet');
+    expect(run.code).toBe(0);
+    const packages = packagesOf(run.stderr);
+    expect(packages).toContain('hyparquet-writer');
     expect(packages.filter((p) => p.startsWith('@aws-sdk/') || p === 'exceljs')).toEqual([]);
   });
 
@@ -247,6 +354,13 @@ describe('shift-export run refuses bad input with one line and writes nothing', 
       args: ['--from', '2024-03-01', '--to', '2024-03-01', '--format', 'pdf'],
       code: 2,
       pattern: /unknown format "pdf"/,
+    },
+    {
+      name: 'an unknown format, before the upstream settings are looked at',
+      args: ['--from', '2024-03-01', '--to', '2024-03-01', '--format', 'pdf'],
+      env: { WFM_BASE_URL: '' },
+      code: 2,
+      pattern: /^shift-export run: REQUEST_INVALID: --format has an unknown format "pdf"/,
     },
     {
       name: 'an unknown flag',

@@ -32,12 +32,11 @@ describe('text a spreadsheet cannot hold, in shifts.csv and shifts.xlsx', () => 
     const raw = HOSTILE_COMMENTS.map((comment, i) =>
       shiftRow({ id: i + 1, comment, user_display_name: `Anna${comment.slice(0, 3)}` }),
     );
-    const records: ShiftRecord[] = [];
     const pipeline = new ShiftPipeline({
       period: { from: '2024-05-01', to: '2024-05-01' },
       divisions: new Map(),
     });
-    pipeline.processBatch(raw, { shift: (r) => records.push(r), rejected: () => undefined });
+    const records = pipeline.processBatch(raw).shifts;
     expect(records).toHaveLength(raw.length);
 
     const csv = await shiftsCsv(records);

@@ -14,11 +14,12 @@ import { parseManifest } from '../../src/render/manifest.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { enqueueExport } from '../../src/queue/enqueue-export.js';
 import { exportJobData } from '../../src/queue/export-job-data.js';
+import { loadJobView } from '../../src/queue/job-view.js';
 import { readExportJobResult } from '../../src/queue/export-job-result.js';
 import { waitForJob } from '../../src/queue/wait-for-job.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startTestSandbox } from '../support/sandbox.js';
-import { startHarness, type Harness } from '../queue/support/queue-harness.js';
+import { QUICK_TAKEOVER_ENV, startHarness, type Harness } from '../queue/support/queue-harness.js';
 import { killAll, spawnWorker, type WorkerChild } from '../queue/support/worker-child.js';
 
 const DAY = '2024-03-30';
@@ -80,14 +81,14 @@ function expectCompleteExport(dest: string, exportId: string): void {
   expect(manifest.counts.exported).toBeGreaterThan(0);
 }
 
-async function open(): Promise<Harness> {
-  harness = await startHarness({ redisUrl: redis.url, sandboxUrl: sandbox.url });
+async function open(env: Record<string, string> = {}): Promise<Harness> {
+  harness = await startHarness({ redisUrl: redis.url, sandboxUrl: sandbox.url, env });
   return harness;
 }
 
 describe('worker process', () => {
   it('leaves the job of a SIGKILLed worker to another worker, which publishes it complete', async () => {
-    const h = await open();
+    const h = await open(QUICK_TAKEOVER_ENV);
     const events = await h.events();
     sandbox.setFaults({ wfm_timers: { latencyMs: SLOW_MS } });
     const { jobId } = await enqueueExport(h.producer.queue, exportJobData(DAY, DAY, ['csv']));
@@ -140,6 +141,10 @@ describe('worker process', () => {
     const job = await h.producer.queue.getJob(jobId);
     expect(await job?.getState()).toBe('waiting');
     expect(job?.attemptsMade).toBe(0);
+    // status shows neither the ended run's start nor its progress, which carries its attempt.
+    expect(job?.progress).toMatchObject({ phase: 'fetching', attempt: 1 });
+    const view = await loadJobView(h.producer.queue, jobId);
+    expect(view).toMatchObject({ state: 'waiting', started_at: null, progress: null, attempts_started: 1 });
     expect(job?.failedReason ?? '').toBe('');
     expect(existsSync(join(h.dest, `${DAY}_${DAY}`))).toBe(false);
 

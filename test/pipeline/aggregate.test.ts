@@ -1,19 +1,22 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { FinishedShift } from '../../src/domain/finished-shift.js';
+import type { FinishedShift } from '../../src/contract/finished-shift.js';
 import type { ShiftRecord } from '../../src/domain/shift-record.js';
 import { USER_SUMMARY_COLUMNS } from '../../src/domain/summary-columns.js';
-import type { GroupStats, UserSummary } from '../../src/domain/summary.js';
+import {
+  ALL_DIVISIONS_LABEL,
+  type DaySummary,
+  type GroupStats,
+  type UserSummary,
+} from '../../src/domain/summary.js';
 import { ShiftAggregator, sortByNameThenId } from '../../src/pipeline/aggregate.js';
 import type { DivisionInfo } from '../../src/pipeline/enrich.js';
-import { isRejected, validateShift } from '../../src/pipeline/validate.js';
 import { referenceStats } from './support/reference-stats.js';
+import { recordOf } from './support/shift-records.js';
 import { shiftRow } from './support/shift-rows.js';
 
 function record(patch: Record<string, unknown>): ShiftRecord {
-  const result = validateShift(shiftRow(patch));
-  if (isRejected(result)) throw new Error(result.reason);
-  return result;
+  return recordOf(shiftRow(patch));
 }
 
 const ZERO_STATS = referenceStats([]);
@@ -21,6 +24,11 @@ const ZERO_STATS = referenceStats([]);
 const match = fc.constantFrom(true, false, null);
 const distance = fc.option(fc.integer({ min: 0, max: 3_000 }), { nil: null });
 const name = fc.constantFrom('alpha', 'Alpha', 'beta', 'Émile', 'zeta', 'Ярославль');
+/** A start on one of four dates; 22:30 UTC at +03:00 starts the next local (business) day. */
+const start = fc.record({ day: fc.integer({ min: 1, max: 4 }), late: fc.boolean() }).map(({ day, late }) => ({
+  start_time: `2024-05-0${day}T${late ? '22:30' : '05:00'}:00`,
+  finish_time: `2024-05-0${day + 1}T00:00:00`,
+}));
 const rowPatch = fc.record({
   division_id: fc.integer({ min: 1, max: 4 }),
   division_name: name,
@@ -36,6 +44,7 @@ const rowPatch = fc.record({
   finish_location_distance: distance,
   duration: fc.integer({ min: 0, max: 28_800 }),
   auto_finished: fc.boolean(),
+  start,
 });
 
 const DIRECTORY = new Map<number, DivisionInfo>([
@@ -59,11 +68,46 @@ function sortedByNameThenId<T>(
   return true;
 }
 
+/** The days table the plain way: group by business date, then by division, each sorted. */
+function referenceDays(records: readonly ShiftRecord[]): DaySummary[] {
+  const rows: DaySummary[] = [];
+  const days = [...new Set(records.map((r) => r.businessDay))].sort((a, b) => a - b);
+  const nameOf = (divisionId: number): string =>
+    records.filter((r) => r.shift.division_id === divisionId).at(-1)!.shift.division_name;
+  for (const businessDay of days) {
+    const ofDay = records.filter((r) => r.businessDay === businessDay).map((r) => r.shift);
+    rows.push({
+      businessDay,
+      divisionId: null,
+      divisionName: ALL_DIVISIONS_LABEL,
+      stats: referenceStats(ofDay),
+    });
+    const divisions = [...new Set(ofDay.map((s) => s.division_id))].map((divisionId) => ({
+      businessDay,
+      divisionId,
+      divisionName: nameOf(divisionId),
+      stats: referenceStats(ofDay.filter((s) => s.division_id === divisionId)),
+    }));
+    divisions.sort(
+      (a, b) =>
+        compare(a.divisionName.toLowerCase(), b.divisionName.toLowerCase()) ||
+        compare(a.divisionName, b.divisionName) ||
+        a.divisionId - b.divisionId,
+    );
+    rows.push(...divisions);
+  }
+  return rows;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 describe('aggregate', () => {
   it('equals a plain reference computation for every grouping (property)', () => {
     fc.assert(
       fc.property(fc.array(rowPatch, { maxLength: 120, size: 'max' }), (patches) => {
-        const records = patches.map((patch, i) => record({ ...patch, id: i + 1 }));
+        const records = patches.map(({ start, ...patch }, i) => record({ ...patch, ...start, id: i + 1 }));
         const aggregator = new ShiftAggregator(DIRECTORY);
         for (const r of records) aggregator.add(r);
         const summaries = aggregator.finish();
@@ -92,6 +136,8 @@ describe('aggregate', () => {
             (d) => d.divisionId,
           ),
         ).toBe(true);
+
+        expect(summaries.days).toEqual(referenceDays(records));
 
         expect(summaries.regions).toHaveLength(new Set(shifts.map((s) => s.region_id)).size);
         for (const r of summaries.regions) {
@@ -124,7 +170,7 @@ describe('aggregate', () => {
         }
         expect(
           sortedByNameThenId(
-            summaries.shops,
+            [...summaries.shops],
             (s) => s.shopLocality ?? '',
             (s) => s.shopId,
           ),
@@ -138,7 +184,7 @@ describe('aggregate', () => {
         }
         expect(
           sortedByNameThenId(
-            summaries.users,
+            [...summaries.users],
             (u) => u.userDisplayName,
             (u) => u.userId,
           ),
@@ -155,9 +201,11 @@ describe('aggregate', () => {
     fc.assert(
       fc.property(fc.array(rowPatch, { minLength: 1, maxLength: 80 }), (patches) => {
         const aggregator = new ShiftAggregator(new Map());
-        const records = patches.map((patch, i) => record({ ...patch, user_id: 1, id: i + 1 }));
+        const records = patches.map(({ start, ...patch }, i) =>
+          record({ ...patch, ...start, user_id: 1, id: i + 1 }),
+        );
         for (const r of records) aggregator.add(r);
-        const user: UserSummary = aggregator.finish().users[0]!;
+        const user: UserSummary = [...aggregator.finish().users][0]!;
         const shifts = records.map((r) => r.shift);
         const checked = shifts.filter((s) => s.start_location_match !== null);
         const both = shifts.filter(
@@ -192,9 +240,9 @@ describe('aggregate', () => {
     const aggregator = new ShiftAggregator(new Map());
     aggregator.add(record({ id: 1, user_display_name: 'Old Name', user_login: 'old' }));
     aggregator.add(record({ id: 2, user_display_name: 'New Name', user_login: 'new' }));
-    expect(aggregator.finish().users.map((u) => [u.userLogin, u.userDisplayName, u.stats.shifts])).toEqual([
-      ['new', 'New Name', 2],
-    ]);
+    expect(
+      [...aggregator.finish().users].map((u) => [u.userLogin, u.userDisplayName, u.stats.shifts]),
+    ).toEqual([['new', 'New Name', 2]]);
   });
 
   it('counts checked, matched, both and no-location shifts as the summary columns define them', () => {

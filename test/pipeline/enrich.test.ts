@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ShiftRecord } from '../../src/domain/shift-record.js';
 import { divisionDirectory, enrichShift, managerLabel } from '../../src/pipeline/enrich.js';
-import { isRejected, validateShift } from '../../src/pipeline/validate.js';
-import type { Division, DivisionManager } from '../../src/wfm/schemas.js';
+import type { Division, DivisionManager } from '../../src/contract/division.js';
+import { recordOf } from './support/shift-records.js';
 import { shiftRow } from './support/shift-rows.js';
 
 function manager(id: number, firstName: string, lastName: string, login: string): DivisionManager {
@@ -28,9 +28,7 @@ function division(id: number, externalId: string | null, dirs?: DivisionManager[
 }
 
 function record(divisionId: number): ShiftRecord {
-  const result = validateShift(shiftRow({ division_id: divisionId }));
-  if (isRejected(result)) throw new Error(result.reason);
-  return result;
+  return recordOf(shiftRow({ division_id: divisionId }));
 }
 
 describe('enrich', () => {
@@ -107,9 +105,10 @@ describe('enrich', () => {
       const r = record(20);
       enrichShift(r, hostile);
       expect([r.divisionExternalId, r.qualityFlags]).toEqual(['EXT\uFFFD-20', 'text_replaced']);
-      const flagged = validateShift(shiftRow({ division_id: 20, duration: 1, comment: '\u0000' }));
-      if (isRejected(flagged)) throw new Error(flagged.reason);
-      enrichShift(flagged, hostile);
+      const flagged = enrichShift(
+        recordOf(shiftRow({ division_id: 20, duration: 1, comment: '\u0000' })),
+        hostile,
+      );
       expect(flagged.qualityFlags).toBe('duration_mismatch;text_replaced');
       const clean = record(21);
       enrichShift(clean, hostile);

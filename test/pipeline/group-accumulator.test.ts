@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { FinishedShift } from '../../src/domain/finished-shift.js';
+import type { FinishedShift } from '../../src/contract/finished-shift.js';
 import { GroupAccumulator } from '../../src/pipeline/group-accumulator.js';
-import { NO_DISTANCE, PairSlab, WIDE_DISTANCE } from '../../src/pipeline/pair-slab.js';
+import { NO_DISTANCE, PendingDistances, WIDE_DISTANCE } from '../../src/pipeline/pending-distances.js';
 import { referenceStats } from './support/reference-stats.js';
 import { shiftRow } from './support/shift-rows.js';
 
@@ -50,7 +50,7 @@ describe('group accumulator', () => {
   it('equals the reference for groups that share one slab, small and spilled alike (property)', () => {
     fc.assert(
       fc.property(fc.array(row, { maxLength: 8_000, size: 'max' }), (rows) => {
-        const slab = new PairSlab();
+        const slab = new PendingDistances();
         const groups = [new GroupAccumulator(slab), new GroupAccumulator(slab), new GroupAccumulator(slab)];
         const shifts = rows.map(([group, start, finish, match]) => shift(group, start, finish, match));
         for (const s of shifts) groups[s.shop_id]!.add(s);
@@ -63,7 +63,7 @@ describe('group accumulator', () => {
   });
 
   it('keeps counting after its statistics were read', () => {
-    const group = new GroupAccumulator(new PairSlab());
+    const group = new GroupAccumulator(new PendingDistances());
     const shifts: FinishedShift[] = [];
     for (let i = 0; i < 9_000; i++) {
       const s = shift(0, (i * 37) % 1_000, i % 3 === 0 ? null : i, i % 2 === 0);
@@ -75,7 +75,7 @@ describe('group accumulator', () => {
   });
 
   it('reuses the blocks of spilled groups for the next ones', () => {
-    const slab = new PairSlab();
+    const slab = new PendingDistances();
     for (let g = 0; g < 20; g++) {
       const group = new GroupAccumulator(slab);
       for (let i = 0; i < 4_100; i++) group.add(shift(0, i, i, true));

@@ -3,11 +3,9 @@
 // reach the export, and a rejected row is kept exactly as it was sent.
 
 import { describe, expect, it } from 'vitest';
-import { INTEGER_SHIFT_FIELDS, NULLABLE_SHIFT_FIELDS } from '../../src/domain/finished-shift.js';
+import { INTEGER_SHIFT_FIELDS, NULLABLE_SHIFT_FIELDS } from '../../src/contract/finished-shift.js';
 import type { RawRows } from '../../src/domain/raw-rows.js';
-import type { RejectedRow } from '../../src/domain/rejected-row.js';
-import type { ShiftRecord } from '../../src/domain/shift-record.js';
-import { ShiftPipeline, type ShiftSink } from '../../src/pipeline/shift-pipeline.js';
+import { ShiftPipeline, type BatchResult } from '../../src/pipeline/shift-pipeline.js';
 import { JsonArrayScanner } from '../../src/wfm/json-array-scanner.js';
 import { shiftRow, type RawRow } from './support/shift-rows.js';
 
@@ -26,12 +24,8 @@ function scanned(rows: readonly (string | Buffer)[]): RawRows {
   return batch;
 }
 
-function run(rows: readonly (string | Buffer)[]): { shifts: ShiftRecord[]; rejected: RejectedRow[] } {
-  const shifts: ShiftRecord[] = [];
-  const rejected: RejectedRow[] = [];
-  const sink: ShiftSink = { shift: (r) => void shifts.push(r), rejected: (r) => void rejected.push(r) };
-  new ShiftPipeline({ period: MAY, divisions: new Map() }).processBatch(scanned(rows), sink);
-  return { shifts, rejected };
+function run(rows: readonly (string | Buffer)[]): BatchResult {
+  return new ShiftPipeline({ period: MAY, divisions: new Map() }).processBatch(scanned(rows));
 }
 
 /** The base row as JSON text with `member`'s value written as `number` (the text, not a JS number). */
@@ -149,10 +143,7 @@ describe('rows read with their texts', () => {
 
   it('lets the texts of a batch go once it is validated', () => {
     const batch = scanned([withNumber('id', '1')]);
-    new ShiftPipeline({ period: MAY, divisions: new Map() }).processBatch(batch, {
-      shift: () => undefined,
-      rejected: () => undefined,
-    });
+    new ShiftPipeline({ period: MAY, divisions: new Map() }).processBatch(batch);
     expect(() => batch.texts?.textOf(0)).toThrow(/released/);
   });
 });

@@ -1,10 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatDateTime } from '../../src/domain/civil-time.js';
-import type { RejectedRow } from '../../src/domain/rejected-row.js';
-import type { ShiftRecord } from '../../src/domain/shift-record.js';
 import type { DivisionInfo } from '../../src/pipeline/enrich.js';
-import { ShiftPipeline, type ShiftSink } from '../../src/pipeline/shift-pipeline.js';
+import { ShiftPipeline, type BatchResult } from '../../src/pipeline/shift-pipeline.js';
 import { shiftRow, type RawRow } from './support/shift-rows.js';
 
 const MAY = { from: '2024-05-01', to: '2024-05-31' };
@@ -23,15 +21,12 @@ function rowOn(day: number, patch: RawRow = {}): RawRow {
   });
 }
 
-class CollectingSink implements ShiftSink {
-  readonly shifts: ShiftRecord[] = [];
-  readonly rejections: RejectedRow[] = [];
-  shift(record: ShiftRecord): void {
-    this.shifts.push(record);
-  }
-  rejected(row: RejectedRow): void {
-    this.rejections.push(row);
-  }
+/** The batches' results, one after the other. */
+function joined(results: readonly BatchResult[]): BatchResult {
+  return {
+    shifts: results.flatMap((result) => result.shifts),
+    rejected: results.flatMap((result) => result.rejected),
+  };
 }
 
 type Kind = 'clean' | 'flagged' | 'rejected';
@@ -55,9 +50,10 @@ describe('shift pipeline', () => {
             }),
           );
           const pipeline = new ShiftPipeline({ period: MAY, divisions: DIVISIONS });
-          const sink = new CollectingSink();
+          const batches: BatchResult[] = [];
           for (let i = 0; i < raw.length; i += batchSize)
-            pipeline.processBatch(raw.slice(i, i + batchSize), sink);
+            batches.push(pipeline.processBatch(raw.slice(i, i + batchSize)));
+          const out = joined(batches);
 
           const seen = new Set<number>();
           const expected = {
@@ -86,8 +82,8 @@ describe('shift pipeline', () => {
           expect(counts.fetched).toBe(
             counts.exported + counts.rejected + counts.duplicates + counts.outside_window,
           );
-          expect(sink.shifts.map((r) => r.shift.id)).toEqual(exportedIds);
-          expect(sink.rejections).toHaveLength(expected.rejected);
+          expect(out.shifts.map((r) => r.shift.id)).toEqual(exportedIds);
+          expect(out.rejected).toHaveLength(expected.rejected);
           expect(pipeline.finish().overall.shifts).toBe(expected.exported);
         },
       ),
@@ -95,39 +91,45 @@ describe('shift pipeline', () => {
     );
   });
 
-  it('emits enriched records and rejected rows in arrival order', () => {
+  it('returns enriched records and rejected rows in arrival order', () => {
     const pipeline = new ShiftPipeline({ period: MAY, divisions: DIVISIONS });
-    const sink = new CollectingSink();
-    pipeline.processBatch([rowOn(0, { id: 1 }), 'garbage', rowOn(1, { id: 2, division_id: 8 })], sink);
-    expect(sink.shifts.map((r) => [r.shift.id, r.divisionExternalId, r.divisionManagers])).toEqual([
+    const out = pipeline.processBatch([
+      rowOn(0, { id: 1 }),
+      'garbage',
+      rowOn(1, { id: 2, division_id: 8 }),
+      7,
+    ]);
+    expect(out.shifts.map((r) => [r.shift.id, r.divisionExternalId, r.divisionManagers])).toEqual([
       [1, 'N-07', 'Olga Petrova <op>'],
       [2, null, null],
     ]);
-    expect(sink.rejections).toEqual([
+    expect(out.rejected).toEqual([
       { id: null, reason: 'row: Invalid input: expected object, received string', rawJson: '"garbage"' },
+      { id: null, reason: 'row: Invalid input: expected object, received number', rawJson: '7' },
     ]);
   });
 
   it('counts a duplicate outside the window once, as outside the window', () => {
     const pipeline = new ShiftPipeline({ period: MAY, divisions: new Map() });
-    pipeline.processBatch(
-      [rowOn(-1, { id: 5 }), rowOn(-1, { id: 5 }), rowOn(3, { id: 6 }), rowOn(3, { id: 6 })],
-      new CollectingSink(),
-    );
+    pipeline.processBatch([
+      rowOn(-1, { id: 5 }),
+      rowOn(-1, { id: 5 }),
+      rowOn(3, { id: 6 }),
+      rowOn(3, { id: 6 }),
+    ]);
     expect(pipeline.counts).toMatchObject({ fetched: 4, exported: 1, outside_window: 2, duplicates: 1 });
   });
 
   it('exports a later valid copy of an id whose first copy was rejected', () => {
     const pipeline = new ShiftPipeline({ period: MAY, divisions: new Map() });
-    const sink = new CollectingSink();
-    pipeline.processBatch([rowOn(2, { id: 9, duration: -1 }), rowOn(2, { id: 9 })], sink);
+    const out = pipeline.processBatch([rowOn(2, { id: 9, duration: -1 }), rowOn(2, { id: 9 })]);
     expect(pipeline.counts).toMatchObject({ rejected: 1, exported: 1, duplicates: 0 });
-    expect(sink.rejections[0]?.id).toBe(9);
+    expect(out.rejected[0]?.id).toBe(9);
   });
 
   it('lists metadata divisions in the summaries even when nothing was exported', () => {
     const pipeline = new ShiftPipeline({ period: MAY, divisions: DIVISIONS });
-    pipeline.processBatch([], new CollectingSink());
+    pipeline.processBatch([]);
     expect(pipeline.finish().divisions.map((d) => [d.divisionId, d.divisionName, d.stats.shifts])).toEqual([
       [7, 'North', 0],
     ]);

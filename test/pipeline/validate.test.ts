@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { RejectedRow } from '../../src/domain/rejected-row.js';
-import type { ShiftRecord } from '../../src/domain/shift-record.js';
-import { FINISHED_SHIFT_FIELDS, finishedShiftSchema } from '../../src/domain/finished-shift.js';
+import { FINISHED_SHIFT_FIELDS, finishedShiftSchema } from '../../src/contract/finished-shift.js';
 import { FREE_TEXT_FIELDS } from '../../src/pipeline/spreadsheet-safe-fields.js';
 import { isRejected, validateShift } from '../../src/pipeline/validate.js';
+import { recordOf } from './support/shift-records.js';
 import { shiftRow, type RawRow } from './support/shift-rows.js';
 
 interface Case {
@@ -40,11 +40,7 @@ function rejected(raw: unknown): RejectedRow {
   return result;
 }
 
-function accepted(raw: unknown): ShiftRecord {
-  const result = validateShift(raw);
-  if (isRejected(result)) throw new Error(`unexpectedly rejected: ${result.reason}`);
-  return result;
-}
+const accepted = recordOf;
 
 describe('validate', () => {
   describe.each(cases.rejected)('rejects $case', (c) => {

@@ -4,8 +4,8 @@ import { formatDateTime, parseDay, SECONDS_PER_DAY } from '../../src/domain/civi
 import { parseLocalDateTimeSeconds } from '../../src/domain/local-date-time.js';
 import { upstreamWindow, type Period } from '../../src/domain/period.js';
 import type { ShiftRecord } from '../../src/domain/shift-record.js';
-import { isRejected, validateShift } from '../../src/pipeline/validate.js';
-import { businessDayWindow, isInWindow } from '../../src/pipeline/window.js';
+import { BusinessDayWindow } from '../../src/pipeline/window.js';
+import { recordOf } from './support/shift-records.js';
 import { shiftRow } from './support/shift-rows.js';
 
 const MAY: Period = { from: '2024-05-01', to: '2024-05-31' };
@@ -13,7 +13,7 @@ const MAY: Period = { from: '2024-05-01', to: '2024-05-31' };
 /** The record of a shift that starts at `local` wall-clock time at `offset` minutes. */
 function startingAt(local: string, offset: number): ShiftRecord {
   const utc = parseLocalDateTimeSeconds(local)! - offset * 60;
-  const result = validateShift(
+  return recordOf(
     shiftRow({
       start_time: formatDateTime(utc, 'T'),
       start_time_offset: offset,
@@ -22,12 +22,10 @@ function startingAt(local: string, offset: number): ShiftRecord {
       duration: 3600,
     }),
   );
-  if (isRejected(result)) throw new Error(result.reason);
-  return result;
 }
 
 describe('window', () => {
-  const window = businessDayWindow(MAY);
+  const window = new BusinessDayWindow(MAY);
 
   it.each([
     ['2024-05-01T00:00:00', 840, true],
@@ -39,15 +37,19 @@ describe('window', () => {
     ['2024-06-01T00:00:00', -720, false],
     ['2024-06-01T00:00:00', 840, false],
   ])('keeps a shift starting at local %s at offset %i: %s', (local, offset, inside) => {
-    expect(isInWindow(startingAt(local, offset), window)).toBe(inside);
+    expect(window.admits(startingAt(local, offset))).toBe(inside);
   });
 
   it('keeps one business day when from equals to', () => {
-    const day = businessDayWindow({ from: '2024-02-29', to: '2024-02-29' });
-    expect(isInWindow(startingAt('2024-02-29T00:00:00', 0), day)).toBe(true);
-    expect(isInWindow(startingAt('2024-02-29T23:59:59', 0), day)).toBe(true);
-    expect(isInWindow(startingAt('2024-02-28T23:59:59', 0), day)).toBe(false);
-    expect(isInWindow(startingAt('2024-03-01T00:00:00', 0), day)).toBe(false);
+    const day = new BusinessDayWindow({ from: '2024-02-29', to: '2024-02-29' });
+    const admitted = [
+      '2024-02-29T00:00:00',
+      '2024-02-29T23:59:59',
+      '2024-02-28T23:59:59',
+      '2024-03-01T00:00:00',
+    ].map((local) => day.admits(startingAt(local, 0)));
+    expect(admitted).toEqual([true, true, false, false]);
+    expect(day.outside).toBe(2);
   });
 
   it('keeps a shift exactly when its local business date is in the period (property)', () => {
@@ -58,7 +60,7 @@ describe('window', () => {
       fc.property(local, offset, (seconds, minutes) => {
         const record = startingAt(formatDateTime(seconds, 'T'), minutes);
         const date = formatDateTime(seconds).slice(0, 10);
-        expect(isInWindow(record, window)).toBe(date >= MAY.from && date <= MAY.to);
+        expect(window.admits(record)).toBe(date >= MAY.from && date <= MAY.to);
       }),
       { numRuns: 1_000 },
     );

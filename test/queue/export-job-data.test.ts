@@ -7,13 +7,13 @@ describe('export job data', () => {
     expect(
       parseJobData(
         exportJobDataSchema,
-        { from: '2026-11-01', to: '2026-11-02', formats: ['xlsx', 'csv'] },
+        { from: '2026-11-01', to: '2026-11-02', formats: ['parquet', 'xlsx', 'csv'] },
         'export',
       ),
     ).toEqual({
       from: '2026-11-01',
       to: '2026-11-02',
-      formats: ['csv', 'xlsx'],
+      formats: ['csv', 'xlsx', 'parquet'],
     });
   });
 

@@ -2,11 +2,19 @@
 // from queue to published files, idempotent enqueueing and --force, changes since the previous
 // export, retries of transient failures, immediate failure of terminal ones.
 
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseManifest } from '../../src/render/manifest.js';
+import { parseManifest, renderManifest } from '../../src/render/manifest.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { enqueueExport } from '../../src/queue/enqueue-export.js';
 import { exportJobData } from '../../src/queue/export-job-data.js';
@@ -117,17 +125,31 @@ describe('export job', () => {
     expect(r2.changes?.added).toBe(r2.counts.exported - r1.counts.exported);
   });
 
-  it('records the replaced export, and says in its result that changes are not counted when that export kept no row hashes', async () => {
+  it('records row hashes for an xlsx-only export, so the next export counts its changes against it', async () => {
     const h = await open();
     await h.startWorker();
-    // An xlsx-only export writes no shifts.csv, so no row-hashes.bin either.
     const r1 = result(
       await finish(h, (await enqueueExport(h.producer.queue, exportJobData(DAY, DAY, ['xlsx']))).jobId),
     );
-    expect(r1.files.map((f) => f.name)).toEqual(['shifts.xlsx']);
+    expect(r1.files.map((f) => f.name)).toEqual(['shifts.xlsx', 'row-hashes.bin']);
     const r2 = result(
       await finish(h, (await enqueueExport(h.producer.queue, exportJobData(DAY, DAY, ['csv']))).jobId),
     );
+    expect(r2.previous).toEqual({ export_id: r1.export_id, generated_at: r1.generated_at });
+    expect(r2.changes).toEqual({ previous_export_id: r1.export_id, added: 0, removed: 0, changed: 0 });
+  });
+
+  it('records the replaced export, and says in its result that changes are not counted when that export kept no row hashes', async () => {
+    const h = await open();
+    await h.startWorker();
+    const data = exportJobData(DAY, DAY, ['csv']);
+    const r1 = result(await finish(h, (await enqueueExport(h.producer.queue, data)).jobId));
+    // As an export whose temp folder was full left it: published without row-hashes.bin.
+    const manifestPath = join(realpathSync(join(h.dest, `${DAY}_${DAY}`)), 'manifest.json');
+    const m1 = parseManifest(readFileSync(manifestPath, 'utf8'));
+    const files = m1.files.filter((f) => f.name !== 'row-hashes.bin');
+    writeFileSync(manifestPath, renderManifest({ ...m1, files }));
+    const r2 = result(await finish(h, (await enqueueExport(h.producer.queue, data, { force: true })).jobId));
     expect(r2.previous).toEqual({ export_id: r1.export_id, generated_at: r1.generated_at });
     expect(r2.changes).toBeNull();
     expect(r2.changes_unavailable).toEqual({

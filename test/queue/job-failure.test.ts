@@ -24,6 +24,13 @@ describe('toJobFailure', () => {
     expect(toJobFailure(new TypeError('boom'))).toBeInstanceOf(TransientJobError);
     expect(toJobFailure(new AbortedError())).not.toBeInstanceOf(UnrecoverableError);
   });
+
+  it('passes on a failure already in job form, as an export thread reports it', () => {
+    const fromThread = new TransientJobError('WFM_TIMEOUT: no answer');
+    expect(toJobFailure(fromThread)).toBe(fromThread);
+    const terminal = new UnrecoverableError('WFM_AUTH: refused');
+    expect(toJobFailure(terminal)).toBe(terminal);
+  });
 });
 
 describe('isShutdownAbort', () => {

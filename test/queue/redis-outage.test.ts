@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadQueueConfig } from '../../src/config.js';
 import { RedisUnavailableError } from '../../src/queue/redis-connection.js';
 import { watchRedisOutage } from '../../src/queue/redis-outage.js';
 
@@ -8,6 +9,8 @@ import { watchRedisOutage } from '../../src/queue/redis-outage.js';
 function fakeClient(status: string): Redis & EventEmitter {
   return Object.assign(new EventEmitter(), { status }) as unknown as Redis & EventEmitter;
 }
+
+const targetOf = (url: string) => loadQueueConfig({ REDIS_URL: url }).redis;
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -20,7 +23,12 @@ afterEach(() => {
 describe('watchRedisOutage', () => {
   it('rejects once the client has been down for the limit, naming the URL without its password', async () => {
     const client = fakeClient('ready');
-    const watch = watchRedisOutage([client], 3000, 'redis://:hunter2@cache:6379', 'waiting for job j1');
+    const watch = watchRedisOutage(
+      [client],
+      3000,
+      targetOf('redis://:hunter2@cache:6379'),
+      'waiting for job j1',
+    );
     const outcome = watch.lost.then(
       () => 'resolved',
       (error: unknown) => error,
@@ -41,7 +49,7 @@ describe('watchRedisOutage', () => {
 
   it('forgives an outage shorter than the limit (a restart the client rides out)', async () => {
     const client = fakeClient('ready');
-    const watch = watchRedisOutage([client], 3000, 'redis://cache:6379', 'waiting');
+    const watch = watchRedisOutage([client], 3000, targetOf('redis://cache:6379'), 'waiting');
     let settled = false;
     watch.lost.catch(() => (settled = true));
     client.emit('close');
@@ -56,7 +64,7 @@ describe('watchRedisOutage', () => {
 
   it('counts a client that is not ready when the watch starts as down', async () => {
     const client = fakeClient('reconnecting');
-    const watch = watchRedisOutage([client], 1000, 'redis://cache:6379', 'waiting');
+    const watch = watchRedisOutage([client], 1000, targetOf('redis://cache:6379'), 'waiting');
     const outcome = watch.lost.catch((error: unknown) => error);
     await vi.advanceTimersByTimeAsync(1000);
     expect(await outcome).toBeInstanceOf(RedisUnavailableError);

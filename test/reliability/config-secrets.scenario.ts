@@ -21,7 +21,8 @@ const closedPorts = UNREACHABLE_SETTINGS;
 /** The command that reads `name` at start, with its arguments. */
 function commandFor(name: EnvName, dest: string): string[] {
   if (name.startsWith('S3_')) return ['run', ...DAY, '--dest', 's3://bucket-x/prefix', '--format', 'csv'];
-  if (/^(WFM|EXPORT|CSV|XLSX|LOG)_/.test(name)) return ['run', ...DAY, '--dest', dest, '--format', 'csv'];
+  if (/^(WFM|EXPORT|CSV|XLSX|LOG|NOTIFY)_/.test(name))
+    return ['run', ...DAY, '--dest', dest, '--format', 'csv'];
   if (/^(REDIS|QUEUE|WORKER|JOB|SHUTDOWN|NIGHTLY|LOOKBACK)_/.test(name)) return ['worker'];
   if (/^(API|DASHBOARD)_/.test(name)) return ['api'];
   throw new Error(`${name}: no command is known to read it; add it here`);
@@ -43,8 +44,9 @@ describe('secrets in configuration errors', () => {
       for (const name of names) {
         const dest = evidenceFolder('config-secrets');
         const env: Record<string, string> = { ...closedPorts, [name]: malformed(name) };
-        // The token file is read only when WFM_TOKEN is unset.
+        // A token file is read only when its variable is unset.
         if (name === 'WFM_TOKEN_FILE') env['WFM_TOKEN'] = '';
+        if (name === 'API_TOKENS_FILE') env['API_TOKENS'] = '';
         const r = await runCli(commandFor(name, dest), cliEnv(env), 30_000);
         keepText('config-secrets', `${name}: exit ${r.code}\n${r.stdout}${r.stderr}`);
         const lines = r.stderr.split('\n').filter((l) => l !== '');

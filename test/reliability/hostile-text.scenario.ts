@@ -14,7 +14,7 @@ import { SHIFT_COLUMNS } from '../../src/domain/shift-columns.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { xmlPartProblems } from '../support/workbook-xml.js';
 import {
-  libreOfficeFirstSheet,
+  libreOfficeShiftsSheet,
   OPENPYXL_PYTHON,
   openpyxlSheets,
   SOFFICE,
@@ -143,6 +143,7 @@ describe('hostile text', () => {
         );
       for (const file of [
         'summary_by_division.csv',
+        'summary_by_day.csv',
         'summary_by_region.csv',
         'summary_by_shop.csv',
         'summary_by_user.csv',
@@ -191,7 +192,7 @@ describe('hostile text', () => {
         // LibreOffice leaves out a leading U+200B (openpyxl shows that the workbook holds it).
         await read(
           'LibreOffice',
-          async () => (await libreOfficeFirstSheet(workbookPath)).map((r) => [r[ID], r[COMMENT]]),
+          async () => (await libreOfficeShiftsSheet(workbookPath)).map((r) => [r[ID], r[COMMENT]]),
           (text) => text.replace(/^\u200b/, ''),
         );
       }

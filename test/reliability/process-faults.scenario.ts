@@ -12,6 +12,7 @@ import { waitForJob } from '../../src/queue/wait-for-job.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { checkLocalExport } from './support/exported-ids.js';
 import { expectedIds } from './support/expected-rows.js';
+import { QUICK_TAKEOVER_ENV } from '../queue/support/queue-harness.js';
 import { fetching, openQueueWorld, type QueueWorld } from './support/queue-world.js';
 import { scenario, type ScenarioOutcome } from './support/scenario.js';
 import { REPORT_ROWS, sourceShape, startScenarioSandbox } from './support/scenario-sandbox.js';
@@ -38,8 +39,12 @@ function publishedLines(stderr: string): number {
   return stderr.split('\n').filter((l) => l.includes('"msg":"export published"')).length;
 }
 
-async function withWorld(name: string, body: (world: QueueWorld) => Promise<ScenarioOutcome>) {
-  const world = await openQueueWorld(`process-${name}`, redis.url, sandbox);
+async function withWorld(
+  name: string,
+  body: (world: QueueWorld) => Promise<ScenarioOutcome>,
+  env: Record<string, string> = {},
+) {
+  const world = await openQueueWorld(`process-${name}`, redis.url, sandbox, env);
   try {
     return await body(world);
   } finally {
@@ -51,29 +56,36 @@ async function withWorld(name: string, body: (world: QueueWorld) => Promise<Scen
 describe('process faults', () => {
   it('completes the job of a SIGKILLed worker in another worker, complete and once', () =>
     scenario(GROUP, 'worker SIGKILLed mid-export', () =>
-      withWorld('sigkill', async (world) => {
-        const events = await world.events();
-        sandbox.setFaults({ wfm_timers: { latencyMs: 2500 } });
-        const { jobId } = await enqueueExport(world.harness.producer.queue, exportJobData(FROM, TO, ['csv']));
-        const underWay = fetching(events, jobId);
-        const first = world.worker();
-        await underWay;
-        first.child.kill('SIGKILL');
-        await first.exited;
-        sandbox.clearFaults();
-        const second = world.worker();
-        const outcome = await waitForJob(world.harness.producer.queue, events, jobId);
-        if (outcome.state !== 'completed') throw new Error(`job failed: ${outcome.reason}`);
-        const published = publishedLines(first.stderr()) + publishedLines(second.stderr());
-        if (published !== 1) throw new Error(`published ${published} times`);
-        const check = await checkLocalExport(world.dest, FROM, TO, expected);
-        const job = await world.harness.producer.queue.getJob(jobId);
-        return {
-          outcome: `completed by the second worker (attempts started: ${job?.attemptsStarted})`,
-          expected: expected.size,
-          ...check,
-        };
-      }),
+      withWorld(
+        'sigkill',
+        async (world) => {
+          const events = await world.events();
+          sandbox.setFaults({ wfm_timers: { latencyMs: 2500 } });
+          const { jobId } = await enqueueExport(
+            world.harness.producer.queue,
+            exportJobData(FROM, TO, ['csv']),
+          );
+          const underWay = fetching(events, jobId);
+          const first = world.worker();
+          await underWay;
+          first.child.kill('SIGKILL');
+          await first.exited;
+          sandbox.clearFaults();
+          const second = world.worker();
+          const outcome = await waitForJob(world.harness.producer.queue, events, jobId);
+          if (outcome.state !== 'completed') throw new Error(`job failed: ${outcome.reason}`);
+          const published = publishedLines(first.stderr()) + publishedLines(second.stderr());
+          if (published !== 1) throw new Error(`published ${published} times`);
+          const check = await checkLocalExport(world.dest, FROM, TO, expected);
+          const job = await world.harness.producer.queue.getJob(jobId);
+          return {
+            outcome: `completed by the second worker (attempts started: ${job?.attemptsStarted})`,
+            expected: expected.size,
+            ...check,
+          };
+        },
+        QUICK_TAKEOVER_ENV,
+      ),
     ));
 
   it('lets a running export finish on SIGTERM and exits 0', () =>

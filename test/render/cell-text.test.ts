@@ -4,9 +4,7 @@ import type { CellValue, ColumnKind } from '../../src/domain/column.js';
 import { SHIFT_COLUMNS } from '../../src/domain/shift-columns.js';
 import {
   cellFormatter,
-  cellText,
   CellValueError,
-  csvCellText,
   kindTextMayNeedQuotes,
   plainNumber,
   type CellFormat,
@@ -14,6 +12,12 @@ import {
 
 const col = (kind: ColumnKind, places?: number): CellFormat =>
   places === undefined ? { name: `a_${kind}`, kind } : { name: `a_${kind}`, kind, places };
+
+// The production formatter, as the XLSX writer (no guard) and the CSV writers (guard) build it.
+const cellText = (format: CellFormat, value: CellValue): string =>
+  cellFormatter(format, { guardFormulas: false })(value);
+const csvCellText = (format: CellFormat, value: CellValue): string =>
+  cellFormatter(format, { guardFormulas: true })(value);
 
 const ALL_KINDS: readonly ColumnKind[] = [
   'text',

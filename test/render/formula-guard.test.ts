@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CellValue, Column } from '../../src/domain/column.js';
 import { CsvLineEncoder } from '../../src/render/csv/csv-line-encoder.js';
-import { csvStringifyOptions } from '../../src/render/csv/csv-stringify-options.js';
+import { csvStringifyOptions } from './csv/csv-stringify-options.js';
 import { CsvTableWriter } from '../../src/render/csv/csv-table-writer.js';
 import { FORMULA_TRIGGERS, guardFormula, startsLikeFormula } from '../../src/render/formula-guard.js';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseDay } from '../../src/domain/civil-time.js';
-import type { FinishedShift } from '../../src/domain/finished-shift.js';
+import type { FinishedShift } from '../../src/contract/finished-shift.js';
 import { formatLocalDateTime, parseLocalDateTimeSeconds } from '../../src/domain/local-date-time.js';
 import { generateWorld } from '../../src/sandbox/generate-world.js';
 import { planTimersPage, type TimersPage } from '../../src/sandbox/plan-timers-page.js';

@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseDay, SECONDS_PER_DAY } from '../../src/domain/civil-time.js';
-import { finishedShiftSchema, ORG_LEVELS, type FinishedShift } from '../../src/domain/finished-shift.js';
+import { finishedShiftSchema, ORG_LEVELS, type FinishedShift } from '../../src/contract/finished-shift.js';
 import { parseLocalDateTimeSeconds } from '../../src/domain/local-date-time.js';
 import { generateWorld, type World } from '../../src/sandbox/generate-world.js';
-import { isFormulaLike } from '../../src/sandbox/shift-comments.js';
 import { ShiftGenerator } from '../../src/sandbox/shift-generator.js';
 import { ShiftJsonEncoder } from '../../src/sandbox/shift-json-encoder.js';
 import { ShiftRow, toFinishedShift } from '../../src/sandbox/shift-row.js';
@@ -181,7 +180,6 @@ describe('ShiftGenerator', () => {
     expect(comments.some((c) => c.includes('"'))).toBe(true);
     expect(comments.some((c) => c.includes('\n'))).toBe(true);
     expect(comments.some((c) => /\p{Extended_Pictographic}/u.test(c))).toBe(true);
-    expect(comments.some(isFormulaLike)).toBe(true);
   });
 
   it('names users by "First Last" or by their login', () => {
@@ -244,6 +242,30 @@ describe('ShiftGenerator', () => {
     expect(JSON.parse(json)).toEqual(toFinishedShift(scratch));
     expect(scratch.comment?.startsWith('=')).toBe(true);
     expect(scratch.comment).toContain('\n');
+  });
+
+  it('gives every row its own user_id when asked, written into the JSON as the row says', () => {
+    const g = new ShiftGenerator(generateWorld(3, 500), {
+      seed: 3,
+      rows: 500,
+      firstDay: FIRST_DAY,
+      lastDay: LAST_DAY,
+      userPerRow: true,
+    });
+    const encoder = new ShiftJsonEncoder(g.fragments);
+    const out = Buffer.alloc(64 * 1024);
+    const scratch = new ShiftRow();
+    const ids = new Set<number>();
+    const different: number[] = [];
+    for (let i = 0; i < 500; i++) {
+      g.fill(i, scratch);
+      ids.add(scratch.user_id);
+      const json = out.toString('utf8', 0, encoder.write(scratch, out, 0));
+      if (json !== JSON.stringify(toFinishedShift(scratch))) different.push(i);
+    }
+    expect(ids.size).toBe(500);
+    expect(different).toEqual([]);
+    expect(world.users.some((u) => ids.has(u.id))).toBe(false);
   });
 
   it('renames a division in the rows it generates afterwards', () => {

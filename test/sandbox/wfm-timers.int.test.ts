@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FinishedShift } from '../../src/domain/finished-shift.js';
+import type { FinishedShift } from '../../src/contract/finished-shift.js';
 import { parseLocalDateTimeSeconds } from '../../src/domain/local-date-time.js';
 import { createShiftSource, type RunningSandbox } from '../../src/sandbox/index.js';
-import { finishedShiftSchema } from '../../src/wfm/schemas.js';
+import { finishedShiftSchema } from '../../src/contract/finished-shift.js';
 import { startTestSandbox, TEST_SANDBOX_END_DATE, TEST_SANDBOX_SEED } from '../support/sandbox.js';
 import { get, json, type HttpResult } from './sandbox-http.js';
 

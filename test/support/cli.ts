@@ -48,5 +48,5 @@ export const UNREACHABLE_SETTINGS: Readonly<Record<string, string>> = {
   WFM_RETRY_ATTEMPTS: '1',
   REDIS_URL: 'redis://127.0.0.1:1',
   REDIS_CONNECT_TIMEOUT_MS: '300',
-  API_TOKENS: 'api-token-ok',
+  API_TOKENS: 'api-token-ok-0123456',
 };

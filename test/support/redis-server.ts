@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { Redis } from 'ioredis';
+import { inScopeOf, nameResource } from './leak-guard.js';
 
 export interface RedisServer {
   readonly port: number;
@@ -17,7 +18,7 @@ export interface RedisServer {
   restart(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -30,7 +31,7 @@ async function freePort(): Promise<number> {
 }
 
 /** Resolves true when the server on `port` answers PING with PONG. */
-function ping(port: number): Promise<boolean> {
+export function ping(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host: '127.0.0.1', port });
     let answer = '';
@@ -43,35 +44,40 @@ function ping(port: number): Promise<boolean> {
     socket.once('connect', () => socket.write('PING\r\n'));
     socket.on('data', (chunk: Buffer) => {
       answer += chunk.toString('latin1');
-      if (answer.includes('\r\n')) finish(answer.startsWith('+PONG'));
+      // NOAUTH: a server with requirepass (a password-protected Sentinel) is up and answering.
+      if (answer.includes('\r\n')) finish(answer.startsWith('+PONG') || answer.startsWith('-NOAUTH'));
     });
   });
 }
 
-function spawnServer(port: number): ChildProcess {
-  return spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--dir',
-      tmpdir(),
-      '--loglevel',
-      'warning',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+/** The arguments of a throw-away server on `port`: loopback only, no persistence. */
+export function serverArgs(port: number): string[] {
+  return [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    tmpdir(),
+    '--loglevel',
+    'warning',
+  ];
 }
 
-/** Starts redis-server on `port`; resolves once it answers PING, rejects when it exits first. */
-async function startOn(port: number): Promise<ChildProcess> {
-  const child = spawnServer(port);
+/**
+ * Spawns `redis-server ...args` and resolves once the plain-text port `port` answers PING; rejects
+ * when it exits first. Cluster nodes, replicas, Sentinels (`--sentinel`) and TLS servers (with a
+ * plain port beside the TLS one) are all started this way.
+ */
+export async function startRedisProcess(args: readonly string[], port: number): Promise<ChildProcess> {
+  const child = nameResource(
+    spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] }),
+    'redis-server process',
+  );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -94,7 +100,13 @@ async function startOn(port: number): Promise<ChildProcess> {
   }
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
+/** Starts redis-server on `port`; resolves once it answers PING, rejects when it exits first. */
+function startOn(port: number): Promise<ChildProcess> {
+  return startRedisProcess(serverArgs(port), port);
+}
+
+/** Stops a server (SIGTERM, then SIGKILL after 5 s) and waits for it to exit. */
+export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
@@ -116,7 +128,8 @@ export async function startRedisServer(): Promise<RedisServer> {
         stop: () => stopChild(child),
         async restart() {
           await stopChild(child);
-          child = await startOn(port);
+          const stopped = child;
+          child = await inScopeOf(stopped, () => startOn(port));
         },
       };
     } catch (error) {

@@ -23,6 +23,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { buildApp } from 'fauxqs';
 import { createS3Client } from '../../src/destinations/s3-client.js';
 import { deleteObjects, listObjects } from '../../src/destinations/s3-objects.js';
+import { nameResource } from './leak-guard.js';
 
 export type S3Operation =
   | 'CreateBucket'
@@ -131,6 +132,7 @@ function accessKeyOf(request: FastifyRequest, query: Record<string, string>): st
 
 const RECORDED_HEADERS = [
   'content-type',
+  'content-encoding',
   'content-disposition',
   'cache-control',
   'x-amz-server-side-encryption',
@@ -275,6 +277,7 @@ export async function startTestS3Server(): Promise<TestS3Server> {
     }
   });
 
+  nameResource(app.server, 'S3 server');
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const endpoint = address.replace(/\/+$/, '');
 
@@ -291,7 +294,9 @@ export async function startTestS3Server(): Promise<TestS3Server> {
           forcePathStyle: true,
           sse: undefined,
           sseKmsKeyId: undefined,
+          publicEndpoint: undefined,
           partSizeBytes: 5 * 1024 * 1024,
+          retention: { keepVersions: 2, minAgeMs: 3_600_000 },
         },
         { credentials: { accessKeyId, secretAccessKey }, ...overrides },
       );

@@ -4,9 +4,9 @@
 // libreoffice-calc).
 
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 
@@ -82,11 +82,14 @@ export async function pythonParsesEveryPart(path: string): Promise<void> {
   await run(PYTHON, ['-c', MINIDOM_SCRIPT, path]);
 }
 
+/** Where the (first) Shifts sheet is in the workbook: after the Overview. */
+export const SHIFTS_SHEET_POSITION = 2;
+
 /**
- * The first sheet as LibreOffice shows it, converted to CSV ("as shown", UTF-8), one array per
+ * The Shifts sheet as LibreOffice shows it, converted to CSV ("as shown", UTF-8), one array per
  * row. A private user profile: several conversions (other tests, other checkouts) may run at once.
  */
-export async function libreOfficeFirstSheet(path: string): Promise<string[][]> {
+export async function libreOfficeShiftsSheet(path: string): Promise<string[][]> {
   if (SOFFICE === undefined) throw new Error('no soffice');
   const work = mkdtempSync(join(tmpdir(), 'lo-read-'));
   try {
@@ -96,7 +99,8 @@ export async function libreOfficeFirstSheet(path: string): Promise<string[][]> {
         `-env:UserInstallation=file://${join(work, 'profile')}`,
         '--headless',
         '--convert-to',
-        'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,1',
+        // The last option: which sheet, counted from 1.
+        `csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,${SHIFTS_SHEET_POSITION}`,
         '--outdir',
         join(work, 'out'),
         path,
@@ -109,4 +113,106 @@ export async function libreOfficeFirstSheet(path: string): Promise<string[][]> {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** Why LibreOffice tests cannot run here, or undefined when they can. */
+export const NO_SOFFICE_REASON: string | undefined =
+  SOFFICE === undefined
+    ? 'soffice is not installed (Debian: libreoffice-calc; .ci/run installs it)'
+    : undefined;
+
+/**
+ * The workbook printed by LibreOffice as Calc prints it: `<dir>/<name>.pdf`. A private user
+ * profile per conversion, so parallel runs do not collide on LibreOffice's lock.
+ */
+export async function libreOfficePdf(path: string, dir: string): Promise<string> {
+  if (SOFFICE === undefined) throw new Error('no soffice');
+  const profile = mkdtempSync(join(tmpdir(), 'lo-profile-'));
+  try {
+    await run(
+      SOFFICE,
+      [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'pdf', '--outdir', dir, path],
+      { timeout: 300_000 },
+    );
+  } finally {
+    rmSync(profile, { recursive: true, force: true });
+  }
+  const pdf = join(dir, `${basename(path).replace(/\.[^.]+$/, '')}.pdf`);
+  if (!existsSync(pdf)) throw new Error(`LibreOffice wrote no PDF for ${path}`);
+  return pdf;
+}
+
+/** The page count pdfinfo (poppler-utils) reads. */
+export async function pdfPageCount(pdf: string): Promise<number> {
+  const { stdout } = await run('pdfinfo', [pdf]);
+  const pages = /^Pages:\s+(\d+)/m.exec(stdout)?.[1];
+  if (pages === undefined) throw new Error(`pdfinfo gave no page count for ${pdf}`);
+  return Number(pages);
+}
+
+/** Each page's text, laid out as printed (pdftotext -layout), first page first. */
+export async function pdfPageTexts(pdf: string): Promise<string[]> {
+  const { stdout } = await run('pdftotext', ['-layout', pdf, '-'], { maxBuffer: 256 * 1024 * 1024 });
+  // Pages end with a form feed; the last one too.
+  return stdout.split('\f').slice(0, -1);
+}
+
+/** A page as an RGB picture (pdftoppm's PPM): width, height and 3 bytes a pixel, row by row. */
+export interface PagePicture {
+  readonly width: number;
+  readonly height: number;
+  readonly rgb: Buffer;
+}
+
+/** Page `page` (1-based) rendered by pdftoppm at `dpi`; also as `<pngBase>.png` when given. */
+export async function pdfPagePicture(
+  pdf: string,
+  page: number,
+  dpi: number,
+  pngBase?: string,
+): Promise<PagePicture> {
+  const range = ['-f', String(page), '-l', String(page), '-r', String(dpi), '-singlefile'];
+  if (pngBase !== undefined) await run('pdftoppm', [...range, '-png', pdf, pngBase]);
+  const { stdout } = await run('pdftoppm', [...range, pdf], {
+    encoding: 'buffer',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  // Binary PPM: "P6\n<width> <height>\n<max>\n" then the pixels.
+  const header = /^P6\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(stdout.subarray(0, 64).toString('latin1'));
+  if (header === null) throw new Error('pdftoppm wrote no PPM');
+  return {
+    width: Number(header[1]),
+    height: Number(header[2]),
+    rgb: stdout.subarray(header[0].length),
+  };
+}
+
+/** A chart as openpyxl reads it back: its kind, anchor cell (0-based) and series' ranges. */
+export interface OpenpyxlChart {
+  readonly type: string;
+  /** The kinds drawn in its plot area (a bar chart with a threshold line: BarChart, LineChart). */
+  readonly plots: string[];
+  readonly row: number;
+  readonly column: number;
+  readonly series: { readonly values: string; readonly categories: string }[];
+}
+
+const OPENPYXL_CHARTS_SCRIPT = `
+import json, sys, openpyxl
+ws = openpyxl.load_workbook(sys.argv[1])[sys.argv[2]]
+def ref(data):
+    return (data.numRef or data.strRef).f
+print(json.dumps([{
+    'type': type(c).__name__,
+    'plots': [type(p).__name__ for p in getattr(c, '_charts', [])],
+    'row': c.anchor._from.row, 'column': c.anchor._from.col,
+    'series': [{'values': ref(s.val), 'categories': ref(s.cat)} for s in c.series],
+} for c in ws._charts]))
+`;
+
+/** The charts of a sheet as openpyxl (full mode, which reads drawings) reads them. */
+export async function openpyxlCharts(path: string, sheet: string): Promise<OpenpyxlChart[]> {
+  if (OPENPYXL_PYTHON === undefined) throw new Error('no python3 with openpyxl');
+  const { stdout } = await run(OPENPYXL_PYTHON, ['-c', OPENPYXL_CHARTS_SCRIPT, path, sheet]);
+  return JSON.parse(stdout) as OpenpyxlChart[];
 }

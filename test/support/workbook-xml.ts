@@ -48,15 +48,21 @@ export function xmlPartProblems(workbook: Buffer): string[] {
       problems.push(`${name}: not valid UTF-8`);
       continue;
     }
-    const parser = new SaxesParser({ xmlns: true });
-    const errors: string[] = [];
-    parser.on('error', (error) => errors.push(error.message));
-    try {
-      parser.write(text).close();
-    } catch (error) {
-      errors.push(String(error));
-    }
+    const errors = xmlTextProblems(text);
     if (errors.length > 0) problems.push(`${name}: ${errors[0]}`);
   }
   return problems;
+}
+
+/** Why a text is not well-formed, namespace-correct XML 1.0 (empty when it is). */
+export function xmlTextProblems(text: string): string[] {
+  const parser = new SaxesParser({ xmlns: true });
+  const errors: string[] = [];
+  parser.on('error', (error) => errors.push(error.message));
+  try {
+    parser.write(text).close();
+  } catch (error) {
+    errors.push(String(error));
+  }
+  return errors;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectedRows, parseContentRange } from '../../src/wfm/content-range.js';
+import { headerValue } from '../../src/wfm/response-body.js';
 
 describe('parseContentRange', () => {
   it.each([
@@ -7,9 +8,13 @@ describe('parseContentRange', () => {
     ['items 10-19/20', { first: 10, last: 19, total: 20 }],
     ['*/0', { first: undefined, last: undefined, total: 0 }],
     ['0-24/*', { first: 0, last: 24, total: undefined }],
-    [['5-5/6', '0-0/1'], { first: 5, last: 5, total: 6 }],
   ])('reads %j', (header, range) => {
     expect(parseContentRange(header)).toEqual(range);
+  });
+
+  it('reads the first of repeated headers', () => {
+    const headers = { 'content-range': ['5-5/6', '0-0/1'] };
+    expect(parseContentRange(headerValue(headers, 'content-range'))).toEqual({ first: 5, last: 5, total: 6 });
   });
 
   it.each([undefined, '', 'bytes', '9-1/10', '0-1', 'a-b/c'])('ignores %j', (header) => {

@@ -3,6 +3,7 @@
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReadLimits } from '../../src/config.js';
+import { BodyBytes } from '../../src/wfm/body-bytes.js';
 import { ReadGuard } from '../../src/wfm/read-guard.js';
 import { WfmTimeoutError } from '../../src/wfm/wfm-error.js';
 
@@ -16,7 +17,11 @@ function reason(guard: ReadGuard): WfmTimeoutError {
   return error as WfmTimeoutError;
 }
 
+/** The request's body bytes, as its ResponseBody would count them. */
+let bytes = new BodyBytes();
+
 beforeEach(() => {
+  bytes = new BodyBytes();
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
 });
 
@@ -26,8 +31,8 @@ afterEach(() => {
 
 describe('ReadGuard', () => {
   it('aborts the request at WFM_READ_DEADLINE_MS with a retryable WFM_TIMEOUT that names it', () => {
-    const guard = new ReadGuard({ ...LIMITS, minBytesPerSec: 0 }, AT);
-    guard.countWire(5000);
+    const guard = new ReadGuard({ ...LIMITS, minBytesPerSec: 0 }, AT, bytes);
+    bytes.addWire(5000);
     vi.advanceTimersByTime(9_999);
     expect(guard.signal.aborted).toBe(false);
     vi.advanceTimersByTime(1);
@@ -39,11 +44,11 @@ describe('ReadGuard', () => {
   });
 
   it('fails a body slower than WFM_READ_MIN_BYTES_PER_SEC over a window of waiting', () => {
-    const guard = new ReadGuard(LIMITS, AT);
+    const guard = new ReadGuard(LIMITS, AT, bytes);
     for (let i = 0; i < 4; i++) {
       guard.waiting();
       vi.advanceTimersByTime(200);
-      guard.countWire(100);
+      bytes.addWire(100);
       guard.waited();
     }
     expect(guard.signal.aborted).toBe(false);
@@ -57,24 +62,24 @@ describe('ReadGuard', () => {
   });
 
   it('does not count time spent outside waits (our side holding the read back)', () => {
-    const guard = new ReadGuard(LIMITS, AT);
+    const guard = new ReadGuard(LIMITS, AT, bytes);
     guard.waiting();
     vi.advanceTimersByTime(500);
-    guard.countWire(600);
+    bytes.addWire(600);
     guard.waited();
     vi.advanceTimersByTime(8000); // a slow destination: no bytes, but nobody was waiting for them
     guard.waiting();
     vi.advanceTimersByTime(400);
-    guard.countWire(600);
+    bytes.addWire(600);
     guard.waited();
     expect(guard.signal.aborted).toBe(false);
     guard.dispose();
   });
 
   it('judges each window alone: a fast one does not pay for a slow one after it', () => {
-    const guard = new ReadGuard(LIMITS, AT);
+    const guard = new ReadGuard(LIMITS, AT, bytes);
     guard.waiting();
-    guard.countWire(1_000_000);
+    bytes.addWire(1_000_000);
     vi.advanceTimersByTime(1000);
     guard.waited();
     expect(guard.signal.aborted).toBe(false);
@@ -84,7 +89,7 @@ describe('ReadGuard', () => {
   });
 
   it('disables the rate guard with WFM_READ_MIN_BYTES_PER_SEC=0', () => {
-    const guard = new ReadGuard({ ...LIMITS, minBytesPerSec: 0 }, AT);
+    const guard = new ReadGuard({ ...LIMITS, minBytesPerSec: 0 }, AT, bytes);
     guard.waiting();
     vi.advanceTimersByTime(9000);
     guard.waited();
@@ -94,7 +99,7 @@ describe('ReadGuard', () => {
 
   it('follows the caller’s signal, with its reason', () => {
     const caller = new AbortController();
-    const guard = new ReadGuard(LIMITS, AT, caller.signal);
+    const guard = new ReadGuard(LIMITS, AT, bytes, caller.signal);
     caller.abort(new Error('shutdown'));
     expect(guard.signal.aborted).toBe(true);
     expect((guard.signal.reason as Error).message).toBe('shutdown');
@@ -103,7 +108,7 @@ describe('ReadGuard', () => {
 
   it('leaves no timer and no listener once disposed, and never fires after', () => {
     const caller = new AbortController();
-    const guard = new ReadGuard(LIMITS, AT, caller.signal);
+    const guard = new ReadGuard(LIMITS, AT, bytes, caller.signal);
     guard.waiting();
     expect(vi.getTimerCount()).toBe(2);
     guard.dispose();

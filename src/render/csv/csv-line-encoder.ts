@@ -6,9 +6,9 @@
 // about (Excel, LibreOffice, pandas, csv-parse) takes both, and a fixed choice keeps outputs
 // byte-identical across machines. The last record ends with CRLF too.
 //
-// This is a hand-written equivalent of csv-stringify with the settings in csv-stringify-options.ts
-// (property-tested byte for byte against it): csv-stringify alone is slower than the CSV export's
-// target rate (bench/README.md).
+// This is a hand-written equivalent of csv-stringify with the settings the tests keep in
+// test/render/csv/csv-stringify-options.ts (property-tested byte for byte against it):
+// csv-stringify alone is slower than the CSV export's target rate (bench/README.md).
 
 /**
  * The field delimiters we write: the one declaration (config.ts spells tab as `tab` in the

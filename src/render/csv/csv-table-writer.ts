@@ -1,5 +1,5 @@
 // Streams one table (a header of column names, then one record per row) as CSV into a Writable:
-// UTF-8, optional BOM, RFC 4180 quoting with CRLF records (csv-line-encoder.ts), cells formatted
+// UTF-8, optional BOM, a decimal point or comma, RFC 4180 quoting with CRLF records (csv-line-encoder.ts), cells formatted
 // by cell-text.ts with the formula guard. Records are encoded into ~64 KiB chunks before they
 // reach the sink (one write per ~130 shift rows), so stream overhead is paid per chunk, not per row;
 // each record is joined into one string and UTF-8-encoded into the chunk at once, because
@@ -9,21 +9,20 @@
 // 'drain' (or rejects when the sink fails or closes) when it does not — so the caller's loop
 // allocates no promise per row: `const wait = writer.write(row); if (wait) await wait;`.
 
-import { finished } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
 import type { CellValue, Column } from '../../domain/column.js';
 import { ShiftExportError } from '../../errors.js';
-import { cellFormatter, kindTextMayNeedQuotes } from '../cell-text.js';
+import { cellFormatter, kindTextMayNeedQuotes, type DecimalSeparator } from '../cell-text.js';
+import { TableSink } from '../table-sink.js';
 import { CSV_RECORD_DELIMITER, CsvLineEncoder, type CsvDelimiter } from './csv-line-encoder.js';
 
 export interface CsvTableOptions {
   readonly delimiter: CsvDelimiter;
   /** Start with a UTF-8 byte order mark, so Excel reads the file as UTF-8. */
   readonly bom: boolean;
+  /** The decimal separator of number, decimal and rate columns; default `.`. */
+  readonly decimal?: DecimalSeparator;
 }
-
-/** For the manifest's `content_type` and the S3 object (RFC 4180 section 3; always UTF-8 here). */
-export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
 /** Bytes gathered before one write to the sink. */
 export const CSV_CHUNK_BYTES = 64 * 1024;
@@ -55,39 +54,35 @@ export class CsvTableWriter<R> {
   readonly #fields: readonly ((value: CellValue) => string)[];
   readonly #delimiter: string;
   readonly #cells: string[];
-  readonly #sink: Writable;
+  readonly #sink: TableSink;
   #chunk: Buffer;
   #used: number;
   #rows = 0;
-  #bytes = 0;
-  #drain: Promise<void> | undefined;
-  #failure: Error | undefined;
   #ended = false;
 
   constructor(columns: readonly Column<R>[], sink: Writable, options: CsvTableOptions) {
     const encoder = new CsvLineEncoder(options.delimiter);
     this.#values = columns.map((c) => c.value);
     this.#fields = columns.map((c) => {
-      const format = cellFormatter(c, { guardFormulas: true });
+      const format = cellFormatter(c, { guardFormulas: true, decimalSeparator: options.decimal ?? '.' });
       return kindTextMayNeedQuotes(c.kind) ? (value: CellValue) => encoder.field(format(value)) : format;
     });
     this.#delimiter = options.delimiter;
     this.#cells = columns.map(() => '');
-    this.#sink = sink;
+    this.#sink = new TableSink(sink, {
+      output: 'the CSV output',
+      whole: 'the table',
+      error: (message, cause) => new CsvSinkError(message, cause),
+    });
     const head = (options.bom ? BOM : '') + encoder.line(columns.map((c) => c.name));
     this.#chunk = Buffer.allocUnsafe(Math.max(CHUNK_CAPACITY, head.length * 3));
     this.#used = this.#chunk.write(head);
-    // Remember a failure even while nobody waits for 'drain', so the next call reports it (and an
-    // 'error' with no listener does not crash the process).
-    sink.on('error', (error: Error) => {
-      this.#failure ??= new CsvSinkError(`the CSV output failed: ${error.message}`, error);
-    });
   }
 
   /** Adds one row; a promise only when the caller should wait for the sink to drain. */
   write(row: R): Promise<void> | undefined {
     if (this.#ended) throw new Error('CsvTableWriter.write() after end()');
-    if (this.#failure) throw this.#failure;
+    this.#sink.throwIfBroken();
     const values = this.#values;
     const fields = this.#fields;
     const cells = this.#cells;
@@ -102,15 +97,10 @@ export class CsvTableWriter<R> {
   async end(): Promise<CsvTableResult> {
     if (this.#ended) throw new Error('CsvTableWriter.end() called twice');
     this.#ended = true;
-    this.#throwIfBroken();
+    this.#sink.throwIfBroken();
     if (this.#used > 0) this.#sendChunk();
-    this.#sink.end();
-    try {
-      await finished(this.#sink, { readable: false });
-    } catch (error) {
-      throw this.#failure ?? new CsvSinkError('the CSV output closed before it finished', error);
-    }
-    return { rows: this.#rows, bytes: this.#bytes };
+    await this.#sink.end();
+    return { rows: this.#rows, bytes: this.#sink.bytes };
   }
 
   #append(record: string): Promise<void> | undefined {
@@ -118,13 +108,13 @@ export class CsvTableWriter<R> {
     if (record.length * 3 > CHUNK_CAPACITY - this.#used) {
       if (this.#used > 0) ready = this.#sendChunk();
       if (record.length * 3 > CHUNK_CAPACITY) {
-        ready = this.#send(Buffer.from(record, 'utf8')) && ready;
-        return ready ? this.#drain : this.#waitForDrain();
+        ready = this.#sink.send(Buffer.from(record, 'utf8')) && ready;
+        return ready ? this.#sink.pendingDrain : this.#sink.waitForDrain();
       }
     }
     this.#used += this.#chunk.write(record, this.#used);
     if (this.#used >= CSV_CHUNK_BYTES) ready = this.#sendChunk() && ready;
-    return ready ? this.#drain : this.#waitForDrain();
+    return ready ? this.#sink.pendingDrain : this.#sink.waitForDrain();
   }
 
   /** Sends the chunk so far and starts a new one (the sink keeps the old one until written). */
@@ -132,47 +122,6 @@ export class CsvTableWriter<R> {
     const full = this.#chunk.subarray(0, this.#used);
     this.#chunk = Buffer.allocUnsafe(CHUNK_CAPACITY);
     this.#used = 0;
-    return this.#send(full);
-  }
-
-  /** False when the sink asks us to wait for 'drain'. */
-  #send(bytes: Buffer): boolean {
-    this.#throwIfBroken();
-    this.#bytes += bytes.length;
-    return this.#sink.write(bytes);
-  }
-
-  #throwIfBroken(): void {
-    if (this.#failure) throw this.#failure;
-    if (this.#sink.destroyed)
-      throw new CsvSinkError('the CSV output was closed before the table was complete');
-  }
-
-  /** The one pending wait for 'drain' (a caller that writes on without waiting gets it again). */
-  #waitForDrain(): Promise<void> {
-    this.#drain ??= this.#drainOrFailure();
-    return this.#drain;
-  }
-
-  #drainOrFailure(): Promise<void> {
-    const sink = this.#sink;
-    return new Promise<void>((resolve, reject) => {
-      const settle = (error?: Error): void => {
-        sink.off('drain', onDrain);
-        sink.off('error', onError);
-        sink.off('close', onClose);
-        this.#drain = undefined;
-        if (error) reject(error);
-        else resolve();
-      };
-      const onDrain = (): void => settle();
-      const onError = (error: Error): void =>
-        settle(this.#failure ?? new CsvSinkError(`the CSV output failed: ${error.message}`, error));
-      const onClose = (): void =>
-        settle(this.#failure ?? new CsvSinkError('the CSV output was closed before the table was complete'));
-      sink.on('drain', onDrain);
-      sink.on('error', onError);
-      sink.on('close', onClose);
-    });
+    return this.#sink.send(full);
   }
 }

@@ -2,7 +2,6 @@
 // export's counts, and what every column of every sheet means — so a workbook forwarded by e-mail
 // still explains itself.
 
-import type { Style } from 'exceljs';
 import type { Column } from '../../domain/column.js';
 import type { ExportCounts } from '../../domain/export-counts.js';
 import type { Period } from '../../domain/period.js';
@@ -11,17 +10,25 @@ import { REJECTED_COLUMNS } from '../../domain/rejected-row.js';
 import { SHIFT_COLUMNS } from '../../domain/shift-columns.js';
 import { QUALITY_FLAGS } from '../../domain/shift-record.js';
 import {
+  DAY_SUMMARY_COLUMNS,
   DIVISION_SUMMARY_COLUMNS,
   REGION_SUMMARY_COLUMNS,
   SHOP_SUMMARY_COLUMNS,
   USER_SUMMARY_COLUMNS,
 } from '../../domain/summary-columns.js';
+import { ALL_DIVISIONS_LABEL } from '../../domain/summary.js';
 import { ConfigError } from '../../errors.js';
-import type { StreamingWorkbook } from './create-workbook-writer.js';
-import { SUMMARY_SHEET_NAMES, SUMMARY_STAT_NAMES, TOTAL_LABEL } from './summary-sheets.js';
+import type { XlsxWorkbook } from './exceljs-adapter.js';
+import {
+  SUMMARY_SHEET_NAMES,
+  SUMMARY_STAT_NAMES,
+  TOTAL_LABEL,
+  TOTALLED_SHEET_NAMES,
+} from './summary-sheets.js';
+import { OVERVIEW_SHEET_NAME, type WorkbookChanges } from './overview-sheet.js';
 import type { WritePacer } from './write-pacer.js';
-import { xmlSafeValue } from './xml-safe-text.js';
-import { BOLD_FONT, DATE_FORMAT, EXCEL_MAX_CELL_TEXT, TEXT_FORMAT, type XlsxValue } from './xlsx-cells.js';
+import { BOLD_FONT, DATE_FORMAT, EXCEL_MAX_CELL_TEXT, TEXT_FORMAT } from './xlsx-cells.js';
+import type { XlsxStyle, XlsxValue } from './xlsx-cells.js';
 
 export const BUSINESS_DATE_RULE =
   'A shift counts for the local date of its start: start_time + start_time_offset.';
@@ -39,6 +46,8 @@ export interface WorkbookAbout {
   readonly counts: ExportCounts;
   readonly exportId?: string;
   readonly toolVersion?: string;
+  /** Rows changed since the previous export, as the manifest will say; absent: not known. */
+  readonly changes?: WorkbookChanges;
 }
 
 /** Facts only the writer knows, shown beside the export's. */
@@ -88,7 +97,9 @@ function percent(ratio: number): string {
   return `${(ratio * 100).toFixed(2)}%`;
 }
 
-type AboutRow = { readonly values: readonly XlsxValue[]; readonly bold?: boolean };
+/** The About sheet goes through exceljs's own row API, which writes a Date as a date cell. */
+type AboutValue = XlsxValue | Date;
+type AboutRow = { readonly values: readonly AboutValue[]; readonly bold?: boolean };
 
 function columnRows<R>(
   sheet: string,
@@ -102,7 +113,7 @@ function columnRows<R>(
 
 /** The rows of the About sheet, top to bottom (columns: label, value, CSV name, meaning). */
 export function aboutRows(about: WorkbookAbout, facts: WorkbookFacts): AboutRow[] {
-  const day = (text: string): XlsxValue => {
+  const day = (text: string): AboutValue => {
     const days = parseDay(text);
     return days === undefined ? text : new Date(days * 86_400_000);
   };
@@ -125,7 +136,12 @@ export function aboutRows(about: WorkbookAbout, facts: WorkbookFacts): AboutRow[
   if (about.toolVersion !== undefined) rows.push({ values: ['Tool version', about.toolVersion] });
   rows.push(
     {
-      values: ['Sheets', [...facts.shiftSheetNames, ...SUMMARY_SHEET_NAMES, 'Rejected', 'About'].join(', ')],
+      values: [
+        'Sheets',
+        [OVERVIEW_SHEET_NAME, ...facts.shiftSheetNames, ...SUMMARY_SHEET_NAMES, 'Rejected', 'About'].join(
+          ', ',
+        ),
+      ],
     },
     {
       values: [
@@ -140,7 +156,10 @@ export function aboutRows(about: WorkbookAbout, facts: WorkbookFacts): AboutRow[
       ],
     },
     {
-      values: ['Totals', `The "${TOTAL_LABEL}" row under each summary table covers every exported shift.`],
+      values: [
+        'Totals',
+        `The "${TOTAL_LABEL}" row under the table of the ${TOTALLED_SHEET_NAMES.join(', ')} sheets covers every exported shift; By day gives each day an "${ALL_DIVISIONS_LABEL}" row first instead.`,
+      ],
     },
     { values: ['Distances', 'The source states no unit for distances: they are shown exactly as sent.'] },
     {
@@ -162,6 +181,7 @@ export function aboutRows(about: WorkbookAbout, facts: WorkbookFacts): AboutRow[
     { values: ['Sheet', 'Column', 'CSV name', 'Meaning'], bold: true },
     ...columnRows('Shifts', SHIFT_COLUMNS),
     ...columnRows('By division', DIVISION_SUMMARY_COLUMNS, (name) => !SUMMARY_STAT_NAMES.has(name)),
+    ...columnRows('By day', DAY_SUMMARY_COLUMNS, (name) => !SUMMARY_STAT_NAMES.has(name)),
     ...columnRows('By region', REGION_SUMMARY_COLUMNS, (name) => !SUMMARY_STAT_NAMES.has(name)),
     ...columnRows('By shop', SHOP_SUMMARY_COLUMNS, (name) => !SUMMARY_STAT_NAMES.has(name)),
     ...columnRows('By user', USER_SUMMARY_COLUMNS, (name) => !SUMMARY_STAT_NAMES.has(name)),
@@ -178,11 +198,11 @@ const STYLES = {
   bold: { numFmt: TEXT_FORMAT, font: BOLD_FONT },
   /** The meanings column: wrapped, so the sheet prints one page wide. */
   meaning: { numFmt: TEXT_FORMAT, alignment: { wrapText: true, vertical: 'top' } },
-} satisfies Record<string, Partial<Style>>;
+} satisfies Record<string, XlsxStyle>;
 
 const MEANING_COLUMN = 3;
 
-function styleOf(value: XlsxValue, bold: boolean): Partial<Style> | undefined {
+function styleOf(value: AboutValue, bold: boolean): XlsxStyle | undefined {
   if (bold) return STYLES.bold;
   if (typeof value === 'string') return STYLES.text;
   if (typeof value === 'number') return STYLES.number;
@@ -191,28 +211,28 @@ function styleOf(value: XlsxValue, bold: boolean): Partial<Style> | undefined {
 }
 
 export async function writeAboutSheet(
-  workbook: StreamingWorkbook,
+  workbook: XlsxWorkbook,
   pacer: WritePacer,
   about: WorkbookAbout,
   facts: WorkbookFacts,
 ): Promise<void> {
   // Landscape, one page wide: the long meanings wrap in the last column instead of running off.
-  const worksheet = workbook.addWorksheet('About', {
+  const sheet = workbook.addSheet({
+    name: 'About',
+    columnWidths: [24, 26, 26, 80],
     pageSetup: { paperSize: 9, orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
   });
-  worksheet.columns = [{ width: 24 }, { width: 26 }, { width: 26 }, { width: 80 }];
-  pacer.follow(worksheet);
+  pacer.follow(sheet);
   for (const { values, bold = false } of aboutRows(about, facts)) {
-    // The About sheet shows texts from outside the pipeline (the source URL, reasons): gated here.
-    const row = worksheet.addRow(values.map(xmlSafeValue));
-    values.forEach((value, i) => {
-      const style =
-        i === MEANING_COLUMN && typeof value === 'string' && !bold ? STYLES.meaning : styleOf(value, bold);
-      if (style !== undefined) row.getCell(i + 1).style = style;
-    });
-    row.commit();
+    // Through exceljs, whose XML gate covers the texts from outside the pipeline (source URL, reasons).
+    sheet.addRow(
+      values,
+      values.map((value, i) =>
+        i === MEANING_COLUMN && typeof value === 'string' && !bold ? STYLES.meaning : styleOf(value, bold),
+      ),
+    );
     const pause = pacer.afterRow();
     if (pause !== undefined) await pause;
   }
-  worksheet.commit();
+  sheet.close();
 }

@@ -8,30 +8,22 @@
 // (through the XML gate) written through exceljs's own API; a future exceljs that renders rows
 // differently fails there.
 
-import type { Style } from 'exceljs';
-import type { XlsxValue } from './xlsx-cells.js';
-import { xmlSafeText } from './xml-safe-text.js';
+import { spreadsheetSafeText, SUSPECT } from '../../domain/spreadsheet-safe-text.js';
+import type { StyleRegistry } from './exceljs-adapter.js';
+import { columnLetters, type XlsxStyle, type XlsxValue } from './xlsx-cells.js';
 
-/** exceljs's ValueType numbers (its enum; a type-only import keeps exceljs out of this module). */
+/** exceljs's ValueType numbers (its enum; exceljs-adapter.test.ts checks them), without loading it. */
 const NUMBER_TYPE = 2;
 const STRING_TYPE = 3;
-const DATE_TYPE = 4;
 const RICH_TEXT_TYPE = 8;
 const BOOLEAN_TYPE = 9;
 const NULL_TYPE = 0;
 
-/** The style table of the workbook being written (exceljs's StylesXform). */
-export interface StyleRegistry {
-  /** The cell style id (xf index) of a style; exceljs caches it by the style object's identity. */
-  addStyleModel(style: Partial<Style>, cellType?: number): number;
-}
+export type CellStyle = XlsxStyle | undefined;
 
-export type CellStyle = Partial<Style> | undefined;
-
-// What needs work before a text goes into a row: XML's five specials, and whatever the XML gate
-// (xml-safe-text.ts) may replace. One test; the common text needs neither.
-// eslint-disable-next-line no-control-regex
-const NEEDS_WORK = /[<>&'"\x00-\x08\x0B\x0C\x0E-\x1F\x7F\uD800-\uDFFF\uFFFE\uFFFF]/;
+// What needs work before a text goes into a row: XML's five specials, or a character the XML gate
+// (spreadsheetSafeText) may replace — the gate's own test, folded in so common text is scanned once.
+const NEEDS_WORK = new RegExp(`[<>&'"]|${SUSPECT.source}`);
 const XML_SPECIALS = /[<>&'"]/g;
 const ENTITY: Readonly<Record<string, string>> = {
   '"': '&quot;',
@@ -46,18 +38,13 @@ const ENTITY: Readonly<Record<string, string>> = {
  * escapes (which, after the gate, never meets a character it would drop).
  */
 export function xmlText(text: string): string {
-  return NEEDS_WORK.test(text) ? xmlSafeText(text).replace(XML_SPECIALS, (c) => ENTITY[c] ?? '') : text;
+  return NEEDS_WORK.test(text)
+    ? spreadsheetSafeText(text).replace(XML_SPECIALS, (c) => ENTITY[c] ?? '')
+    : text;
 }
 
 /** exceljs writes xml:space="preserve" on an inline string's <t> under this condition. */
 const NEEDS_PRESERVE = /^\s|\n|\s$/;
-
-const MS_PER_DAY = 24 * 3600 * 1000;
-
-/** A date-time as Excel's serial day number: exceljs's own formula, so the same float. */
-function excelSerial(date: Date): number {
-  return 25569 + date.getTime() / MS_PER_DAY;
-}
 
 function cellTypeOf(value: XlsxValue): number {
   if (value === null) return NULL_TYPE;
@@ -69,27 +56,14 @@ function cellTypeOf(value: XlsxValue): number {
     case 'boolean':
       return BOOLEAN_TYPE;
     default:
-      return value instanceof Date ? DATE_TYPE : RICH_TEXT_TYPE;
+      return RICH_TEXT_TYPE;
   }
-}
-
-/** Column letters of 1-based column numbers: 1 → A, 27 → AA. */
-export function columnLetters(column: number): string {
-  let n = column;
-  let letters = '';
-  while (n > 0) {
-    const rest = (n - 1) % 26;
-    letters = String.fromCharCode(65 + rest) + letters;
-    n = Math.floor((n - 1) / 26);
-  }
-  return letters;
 }
 
 /** What follows `<c r="A2"` for a cell type: the type attribute and the start of the value. */
 const VALUE_OPEN: Readonly<Record<number, string>> = {
   [NULL_TYPE]: '/>',
   [NUMBER_TYPE]: '><v>',
-  [DATE_TYPE]: '><v>',
   [STRING_TYPE]: ' t="str"><v>',
   [BOOLEAN_TYPE]: ' t="b"><v>',
   [RICH_TEXT_TYPE]: ' t="inlineStr"><is>',
@@ -109,7 +83,7 @@ export class RowXmlRenderer {
   private readonly cellOpen: string[] = [];
   private readonly heads: (CellHead | undefined)[] = [];
   /** Style id per style object, as exceljs's WeakMap would answer (first cell type wins). */
-  private readonly styleIds = new Map<Partial<Style>, number>();
+  private readonly styleIds = new Map<XlsxStyle, number>();
   /** Style id of a cell without a style of its own, per cell type. */
   private readonly unstyledIds = new Map<number, number>();
   private rowStyleId: number | undefined;
@@ -148,13 +122,9 @@ export class RowXmlRenderer {
         default:
           break;
       }
-      if (value instanceof Date) {
-        xml += `${excelSerial(value)}</v></c>`;
-        continue;
-      }
       for (const run of value.richText) {
         // Whether to preserve white space is read on the gated text, as exceljs would get it.
-        const text = xmlSafeText(run.text);
+        const text = spreadsheetSafeText(run.text);
         const space = NEEDS_PRESERVE.test(text) ? ' xml:space="preserve"' : '';
         xml += `<r><t${space}>${xmlText(text)}</t></r>`;
       }
@@ -187,7 +157,7 @@ export class RowXmlRenderer {
     return head;
   }
 
-  private styleIdOf(style: Partial<Style>, type: number): number {
+  private styleIdOf(style: XlsxStyle, type: number): number {
     let id = this.styleIds.get(style);
     if (id === undefined) {
       id = this.styles.addStyleModel(style, type);

@@ -1,5 +1,6 @@
 // shifts.xlsx, streamed straight into a destination stream: the Shifts sheet(s) while the shifts
-// arrive, then the summary sheets, Rejected and About at finish(). Never the whole workbook in
+// arrive, then the summary sheets, Rejected, About and Overview at finish(); Overview, written last
+// because its figures are known last, is listed first (overview-sheet.ts). Never the whole workbook in
 // memory: rows are committed as they come, the writer waits for the destination (see write-pacer),
 // and rejected rows wait in a temp file (see rejected-spool). The same input and options give the
 // same bytes.
@@ -9,22 +10,21 @@
 
 import { tmpdir } from 'node:os';
 import type { Writable } from 'node:stream';
-import type { Style } from 'exceljs';
 import { REJECTED_COLUMNS, type RejectedRow } from '../../domain/rejected-row.js';
 import { SHIFT_COLUMNS } from '../../domain/shift-columns.js';
 import type { ShiftRecord } from '../../domain/shift-record.js';
 import type { ExportSummaries } from '../../domain/summary.js';
 import { ConfigError } from '../../errors.js';
-import { writeAboutSheet, type WorkbookAbout } from './about-sheet.js';
-import { archiveOf, createWorkbookWriter, type StreamingWorkbook } from './create-workbook-writer.js';
+import { BUSINESS_DATE_RULE, writeAboutSheet, type WorkbookAbout } from './about-sheet.js';
+import { XlsxWorkbook, type WorkbookSetup } from './exceljs-adapter.js';
+import { writeOverviewSheet } from './overview-sheet.js';
 import { RejectedSpool } from './rejected-spool.js';
 import { writeSummarySheets } from './summary-sheets.js';
-import { TableSheet, type TableColumn } from './table-sheet.js';
+import { TableSheet, type PrintLayout, type TableColumn } from './table-sheet.js';
 import { WriteFailure } from './write-failure.js';
 import { WritePacer, type PacerStats } from './write-pacer.js';
-import { cellStyleOf, columnWidthOf, xlsxValue } from './xlsx-cells.js';
+import { cellStyleOf, columnWidthOf, xlsxValue, type XlsxStyle } from './xlsx-cells.js';
 import { XlsxWriteError, XlsxWriterClosedError } from './xlsx-write-error.js';
-import { xmlSafeText } from './xml-safe-text.js';
 
 export type { WorkbookAbout } from './about-sheet.js';
 export { BUSINESS_DATE_RULE } from './about-sheet.js';
@@ -32,18 +32,13 @@ export { BUSINESS_DATE_RULE } from './about-sheet.js';
 /** Data rows per sheet: Excel's 1,048,576 rows less the header. */
 export const EXCEL_SHEET_DATA_ROWS = 1_048_575;
 
-export interface ShiftsWorkbookOptions {
-  /** Workbook created/modified time and zip entry dates: the export's, for reproducible bytes. */
-  readonly createdAt: Date;
-  readonly creator: string;
+export interface ShiftsWorkbookOptions extends WorkbookSetup {
   /** Start match rates below this ratio (0..1, e.g. 0.8) are highlighted on the summary sheets. */
   readonly matchRateThreshold: number;
   /** Data rows per Shifts sheet before "Shifts (2)" begins; default EXCEL_SHEET_DATA_ROWS. */
   readonly sheetRowLimit?: number;
   /** Where rejected rows wait until finish(); default os.tmpdir(). */
   readonly tempDir?: string;
-  /** zlib level 0-9 of the zip entries; default 1. */
-  readonly compressionLevel?: number;
 }
 
 export interface WorkbookWriterStats extends PacerStats {
@@ -77,13 +72,23 @@ function checkOptions(options: ShiftsWorkbookOptions): number {
   return limit;
 }
 
-const SHIFT_STYLES: readonly Partial<Style>[] = SHIFT_COLUMNS.map((column) => cellStyleOf(column));
+const SHIFT_STYLES: readonly XlsxStyle[] = SHIFT_COLUMNS.map((column) => cellStyleOf(column));
 const SHIFT_TABLE: readonly TableColumn[] = SHIFT_COLUMNS.map((column, i) => ({
   header: column.header,
   width: columnWidthOf(column),
   style: SHIFT_STYLES[i] ?? {},
 }));
-const REJECTED_STYLES: readonly Partial<Style>[] = REJECTED_COLUMNS.map((column) => cellStyleOf(column));
+/**
+ * The Shifts sheet on paper: its 37 columns are about 800 characters wide. At 100% LibreOffice
+ * prints ~16 pages across (a ~5-column slice each); one page wide would be ~15%, unreadable. Six
+ * pages across prints at ~60% (53 rows a page), still readable, each page with the header row and
+ * the row's keys (Shift ID, Business date) repeated; pages run down first, so the first sixth of
+ * the printout is who and where for every shift. The demo's week (5,209 shifts) went from 2,587
+ * pages to 621 for the whole workbook (README, "The workbook on paper").
+ */
+export const SHIFTS_PRINT_LAYOUT: PrintLayout = { pagesWide: 6, repeatColumns: 2 };
+
+const REJECTED_STYLES: readonly XlsxStyle[] = REJECTED_COLUMNS.map((column) => cellStyleOf(column));
 const REJECTED_TABLE: readonly TableColumn[] = REJECTED_COLUMNS.map((column, i) => ({
   header: column.header,
   width: columnWidthOf(column),
@@ -91,7 +96,7 @@ const REJECTED_TABLE: readonly TableColumn[] = REJECTED_COLUMNS.map((column, i) 
 }));
 
 export class ShiftsWorkbookWriter {
-  private readonly workbook: StreamingWorkbook;
+  private readonly workbook: XlsxWorkbook;
   private readonly failure = new WriteFailure();
   private readonly pacer: WritePacer;
   private readonly spool: RejectedSpool;
@@ -107,12 +112,8 @@ export class ShiftsWorkbookWriter {
   ) {
     this.sheetRowLimit = checkOptions(options);
     this.failure.watch(sink);
-    this.workbook = createWorkbookWriter(sink, {
-      createdAt: options.createdAt,
-      creator: options.creator,
-      ...(options.compressionLevel === undefined ? {} : { compressionLevel: options.compressionLevel }),
-    });
-    archiveOf(this.workbook).onError((error) =>
+    this.workbook = new XlsxWorkbook(sink, options);
+    this.workbook.onError((error) =>
       this.failure.fail(new XlsxWriteError('the workbook archive failed', error)),
     );
     this.pacer = new WritePacer(sink, this.failure);
@@ -127,11 +128,6 @@ export class ShiftsWorkbookWriter {
       rejected: this.spool.count,
       shiftSheets: this.shiftSheetNames.length,
     };
-  }
-
-  /** Whether the writer can see how much sheet XML waits for the archive (false: only yields). */
-  get pacesBySheetBacklog(): boolean {
-    return this.pacer.probed;
   }
 
   /** Writes one shift; await the returned promise when there is one. */
@@ -166,8 +162,15 @@ export class ShiftsWorkbookWriter {
         sheetRowLimit: this.sheetRowLimit,
         shiftSheetNames: this.shiftSheetNames,
       });
-      this.workbook.title = xmlSafeText(`Shifts ${about.period.from} to ${about.period.to}`);
-      await this.commitWorkbook();
+      const overview = await writeOverviewSheet(this.workbook, this.pacer, summaries, {
+        period: about.period,
+        businessDateRule: about.businessDateRule ?? BUSINESS_DATE_RULE,
+        counts: about.counts,
+        changes: about.changes,
+        matchRateThreshold: this.options.matchRateThreshold,
+      });
+      this.workbook.listFirst(overview);
+      await this.commitWorkbook(`Shifts ${about.period.from} to ${about.period.to}`);
     } catch (error) {
       this.stop(error);
       // The export's error is the one to report, not a failure to remove the temp file.
@@ -201,7 +204,7 @@ export class ShiftsWorkbookWriter {
     // The sink first: aborting the archive ends its output, which must not reach the sink as a
     // normal end (a destination would then publish a truncated file).
     if (!this.sink.destroyed) this.sink.destroy(reason);
-    archiveOf(this.workbook).abort();
+    this.workbook.abort();
   }
 
   private assertOpen(operation: string): void {
@@ -210,8 +213,8 @@ export class ShiftsWorkbookWriter {
 
   private openShiftsSheet(): TableSheet {
     const name = this.shiftSheetNames[this.shiftSheetNames.length - 1] ?? SHIFTS_SHEET_NAME;
-    const sheet = TableSheet.open(this.workbook, name, SHIFT_TABLE, { repeatColumns: 2 });
-    this.pacer.follow(sheet.worksheet);
+    const sheet = TableSheet.open(this.workbook, name, SHIFT_TABLE, SHIFTS_PRINT_LAYOUT);
+    this.pacer.follow(sheet.sheet);
     return sheet;
   }
 
@@ -222,8 +225,8 @@ export class ShiftsWorkbookWriter {
   }
 
   private async writeRejectedSheet(): Promise<void> {
-    const table = TableSheet.open(this.workbook, 'Rejected', REJECTED_TABLE, { fitWidth: true });
-    this.pacer.follow(table.worksheet);
+    const table = TableSheet.open(this.workbook, 'Rejected', REJECTED_TABLE, { pagesWide: 1 });
+    this.pacer.follow(table.sheet);
     for await (const row of this.spool.read()) {
       table.addRow(
         REJECTED_COLUMNS.map((column) => xlsxValue(column.kind, column.value(row))),
@@ -235,8 +238,8 @@ export class ShiftsWorkbookWriter {
     table.close();
   }
 
-  private async commitWorkbook(): Promise<void> {
-    await this.failure.race(this.workbook.commit());
+  private async commitWorkbook(title: string): Promise<void> {
+    await this.failure.race(this.workbook.finish({ title }));
     this.failure.stopWatching();
     this.failure.throwIfFailed();
   }

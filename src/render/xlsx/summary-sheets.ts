@@ -1,18 +1,25 @@
-// The "By division / region / shop / user" sheets: one row per group in the order the summaries
-// arrive (sorted by name), rates as percentages, a start-match rate below the threshold filled red,
-// and an "All shifts" total row under a blank row — outside the autofilter, so sorting the table
-// never moves it.
+// The "By division / day / region / shop / user" sheets: one row per group in the order the
+// summaries arrive (sorted by name; By day by date, the day's "All divisions" row first), rates as
+// percentages, a start-match rate below the threshold filled red, and except on By day an "All
+// shifts" total row under a blank row — outside the autofilter, so sorting the table never moves it.
+// By day has no total row: its layout (one header row, then the days) is what charts point at.
 
-import type { Style } from 'exceljs';
 import type { Column } from '../../domain/column.js';
 import {
+  DAY_SUMMARY_COLUMNS,
   DIVISION_SUMMARY_COLUMNS,
   REGION_SUMMARY_COLUMNS,
   SHOP_SUMMARY_COLUMNS,
   USER_SUMMARY_COLUMNS,
 } from '../../domain/summary-columns.js';
-import type { ExportSummaries, GroupStats } from '../../domain/summary.js';
-import type { StreamingWorkbook } from './create-workbook-writer.js';
+import type {
+  ExportSummaries,
+  GroupStats,
+  ShopSummary,
+  SummaryRows,
+  UserSummary,
+} from '../../domain/summary.js';
+import type { XlsxWorkbook } from './exceljs-adapter.js';
 import { TableSheet } from './table-sheet.js';
 import type { WritePacer } from './write-pacer.js';
 import {
@@ -21,27 +28,31 @@ import {
   columnWidthOf,
   highlightStyleOf,
   xlsxValue,
+  type XlsxStyle,
   type XlsxValue,
 } from './xlsx-cells.js';
 
 export const TOTAL_LABEL = 'All shifts';
 export const HIGHLIGHTED_COLUMN = 'start_match_rate';
 
-export const SUMMARY_SHEET_NAMES = ['By division', 'By region', 'By shop', 'By user'] as const;
+export const SUMMARY_SHEET_NAMES = ['By division', 'By day', 'By region', 'By shop', 'By user'] as const;
+
+/** The summary sheets with an "All shifts" total row. */
+export const TOTALLED_SHEET_NAMES = SUMMARY_SHEET_NAMES.filter((name) => name !== 'By day');
 
 interface SummarySheet<R> {
   readonly name: string;
   readonly columns: readonly Column<R>[];
-  readonly rows: readonly R[];
+  readonly rows: SummaryRows<R>;
   /** A row carrying the overall statistics; only its statistic columns are shown. */
-  readonly total: R;
+  readonly total?: R;
 }
 
 /** The statistic columns: those every summary table has (the rest are each table's keys). */
 export const SUMMARY_STAT_NAMES: ReadonlySet<string> = new Set(
   DIVISION_SUMMARY_COLUMNS.map((c) => c.name).filter((name) =>
-    [REGION_SUMMARY_COLUMNS, SHOP_SUMMARY_COLUMNS, USER_SUMMARY_COLUMNS].every((columns) =>
-      columns.some((c) => c.name === name),
+    [DAY_SUMMARY_COLUMNS, REGION_SUMMARY_COLUMNS, SHOP_SUMMARY_COLUMNS, USER_SUMMARY_COLUMNS].every(
+      (columns) => columns.some((c) => c.name === name),
     ),
   ),
 );
@@ -50,9 +61,10 @@ function summarySheets(
   s: ExportSummaries,
 ): readonly [
   SummarySheet<ExportSummaries['divisions'][number]>,
+  SummarySheet<ExportSummaries['days'][number]>,
   SummarySheet<ExportSummaries['regions'][number]>,
-  SummarySheet<ExportSummaries['shops'][number]>,
-  SummarySheet<ExportSummaries['users'][number]>,
+  SummarySheet<ShopSummary>,
+  SummarySheet<UserSummary>,
 ] {
   const stats: GroupStats = s.overall;
   return [
@@ -62,6 +74,7 @@ function summarySheets(
       rows: s.divisions,
       total: { divisionId: 0, divisionExternalId: null, divisionName: '', stats },
     },
+    { name: 'By day', columns: DAY_SUMMARY_COLUMNS, rows: s.days },
     {
       name: 'By region',
       columns: REGION_SUMMARY_COLUMNS,
@@ -83,7 +96,7 @@ function summarySheets(
   ];
 }
 
-function longestText<R>(column: Column<R>, rows: readonly R[]): number {
+function longestText<R>(column: Column<R>, rows: Iterable<R>): number {
   if (column.kind !== 'text') return 0;
   let longest = 0;
   for (const row of rows) {
@@ -94,7 +107,7 @@ function longestText<R>(column: Column<R>, rows: readonly R[]): number {
 }
 
 async function writeSummarySheet<R>(
-  workbook: StreamingWorkbook,
+  workbook: XlsxWorkbook,
   pacer: WritePacer,
   sheet: SummarySheet<R>,
   threshold: number,
@@ -110,20 +123,21 @@ async function writeSummarySheet<R>(
       width: columnWidthOf(column, longestText(column, sheet.rows)),
       style: styles[i] ?? {},
     })),
-    // The group's keys (name, id…) come before the first statistic, `shifts`.
-    { repeatColumns: columns.findIndex((column) => column.name === 'shifts') },
+    // A summary is read across: its keys and every statistic side by side on one page width, pages
+    // only going down (the widest, By shop, in small print: zoom the PDF).
+    { pagesWide: 1 },
   );
-  pacer.follow(table.worksheet);
+  pacer.follow(table.sheet);
 
   const highlighted = columns.findIndex((column) => column.name === HIGHLIGHTED_COLUMN);
   // Styles are shared objects (see xlsx-cells.ts): build the highlighted variants once.
-  const withHighlight = (base: Partial<Style>[]): Partial<Style>[] =>
+  const withHighlight = (base: XlsxStyle[]): XlsxStyle[] =>
     base.map((style, i) => (i === highlighted ? highlightStyleOf(style) : style));
   const rowStyles = (
     values: readonly XlsxValue[],
-    plain: readonly Partial<Style>[],
-    marked: readonly Partial<Style>[],
-  ): readonly Partial<Style>[] => {
+    plain: readonly XlsxStyle[],
+    marked: readonly XlsxStyle[],
+  ): readonly XlsxStyle[] => {
     const rate = values[highlighted];
     return typeof rate === 'number' && rate < threshold ? marked : plain;
   };
@@ -136,9 +150,14 @@ async function writeSummarySheet<R>(
     if (pause !== undefined) await pause;
   }
   table.endFilteredRange();
+  const total = sheet.total;
+  if (total === undefined) {
+    table.close();
+    return;
+  }
 
   const totalValues = columns.map((column, i): XlsxValue => {
-    if (SUMMARY_STAT_NAMES.has(column.name)) return xlsxValue(column.kind, column.value(sheet.total));
+    if (SUMMARY_STAT_NAMES.has(column.name)) return xlsxValue(column.kind, column.value(total));
     return i === 0 ? TOTAL_LABEL : null;
   });
   // The label sits in the first column, whatever that column's kind: a plain bold text style.
@@ -148,15 +167,16 @@ async function writeSummarySheet<R>(
   table.close();
 }
 
-/** Writes the four summary sheets, in workbook order. */
+/** Writes the summary sheets, in workbook order. */
 export async function writeSummarySheets(
-  workbook: StreamingWorkbook,
+  workbook: XlsxWorkbook,
   pacer: WritePacer,
   summaries: ExportSummaries,
   threshold: number,
 ): Promise<void> {
-  const [divisions, regions, shops, users] = summarySheets(summaries);
+  const [divisions, days, regions, shops, users] = summarySheets(summaries);
   await writeSummarySheet(workbook, pacer, divisions, threshold);
+  await writeSummarySheet(workbook, pacer, days, threshold);
   await writeSummarySheet(workbook, pacer, regions, threshold);
   await writeSummarySheet(workbook, pacer, shops, threshold);
   await writeSummarySheet(workbook, pacer, users, threshold);

@@ -9,6 +9,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { SheetBacklog, XlsxSheet } from './exceljs-adapter.js';
 import type { WriteFailure } from './write-failure.js';
 
 /**
@@ -24,41 +25,6 @@ export const YIELD_EVERY_ROWS = 20;
  */
 export const HIGH_WATER_BYTES = 1024 * 1024;
 
-interface Backlog {
-  bytes(): number;
-  drained(signal: AbortSignal): Promise<unknown>;
-}
-
-interface StreamStateLike {
-  readonly length?: unknown;
-}
-
-interface PipedStreamLike {
-  readonly pipes?: readonly unknown[];
-}
-
-function isEmitter(value: unknown): value is NodeJS.EventEmitter & { _writableState?: StreamStateLike } {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as NodeJS.EventEmitter).once === 'function'
-  );
-}
-
-/**
- * The queue between a sheet and the archive: exceljs 4.4 keeps the sheet's stream on the (untyped)
- * `stream` getter, piped into one PassThrough. Undefined when a future exceljs changes that shape;
- * the pacer then only yields, and the backpressure test fails loudly.
- */
-export function sheetBacklogOf(worksheet: object): Backlog | undefined {
-  const stream = (worksheet as { readonly stream?: PipedStreamLike }).stream;
-  const target = stream?.pipes?.[0];
-  if (!isEmitter(target) || typeof target._writableState?.length !== 'number') return undefined;
-  const state = target._writableState;
-  return {
-    bytes: () => state.length as number,
-    drained: (signal) => once(target, 'drain', { signal }),
-  };
-}
-
 export interface PacerStats {
   /** Sheet XML waiting for the archive now, and the most it ever was. */
   readonly bufferedBytes: number;
@@ -68,7 +34,7 @@ export interface PacerStats {
 }
 
 export class WritePacer {
-  private backlog: Backlog | undefined;
+  private backlog: SheetBacklog | undefined;
   private rowsSinceYield = 0;
   private peak = 0;
   private waits = 0;
@@ -79,12 +45,8 @@ export class WritePacer {
   ) {}
 
   /** Follows the sheet being written now. */
-  follow(worksheet: object): void {
-    this.backlog = sheetBacklogOf(worksheet);
-  }
-
-  get probed(): boolean {
-    return this.backlog !== undefined;
+  follow(sheet: XlsxSheet): void {
+    this.backlog = sheet.backlog();
   }
 
   get stats(): PacerStats {

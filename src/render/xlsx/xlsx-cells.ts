@@ -3,7 +3,6 @@
 // column: exceljs caches styles by object identity, so a fresh object per cell would cost about
 // half of the writer's time (bench/README.md).
 
-import type { Fill, Font, Style } from 'exceljs';
 import type { CellValue, Column, ColumnKind } from '../../domain/column.js';
 import { formatOffset, SECONDS_PER_DAY } from '../../domain/civil-time.js';
 
@@ -12,8 +11,8 @@ export interface PreservedText {
   readonly richText: readonly [{ readonly text: string }];
 }
 
-/** What exceljs writes as a cell: text, number, boolean, date-time or nothing. */
-export type XlsxValue = string | PreservedText | number | boolean | Date | null;
+/** What a data cell holds: text, number (dates and times as serial day numbers), boolean or nothing. */
+export type XlsxValue = string | PreservedText | number | boolean | null;
 
 const EDGE_WHITE_SPACE = /^\s|\s$/;
 
@@ -38,10 +37,22 @@ export const DURATION_FORMAT = '[h]:mm';
 /** Marks a cell as text, so that editing it in Excel keeps it text (leading zeros of SAP numbers). */
 export const TEXT_FORMAT = '@';
 
-export const BOLD_FONT: Partial<Font> = { bold: true };
+type Argb = { readonly argb: string };
+export type XlsxFont = Readonly<{ bold?: boolean; color?: Argb }>;
+export type XlsxFill = Readonly<{ type: 'pattern'; pattern: 'solid'; fgColor: Argb }>;
+type Alignment = Readonly<{ wrapText?: boolean; vertical?: 'top'; horizontal?: 'left' }>;
+/** A cell style: what the workbook uses of SpreadsheetML's (colors are ARGB hex). */
+export type XlsxStyle = Readonly<{
+  numFmt?: string;
+  font?: XlsxFont;
+  fill?: XlsxFill;
+  alignment?: Alignment;
+}>;
+
+export const BOLD_FONT: XlsxFont = { bold: true };
 /** The light red Excel itself offers for "less than" highlights. */
-export const HIGHLIGHT_FILL: Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFC7CE' } };
-export const HIGHLIGHT_FONT: Partial<Font> = { color: { argb: 'FF9C0006' } };
+export const HIGHLIGHT_FILL: XlsxFill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFC7CE' } };
+export const HIGHLIGHT_FONT: XlsxFont = { color: { argb: 'FF9C0006' } };
 
 function decimals(places: number): string {
   return places > 0 ? `0.${'0'.repeat(places)}` : '0';
@@ -75,21 +86,21 @@ export function numberFormatOf(column: Pick<Column<unknown>, 'kind' | 'places'>)
 }
 
 /** The style every data cell of a column shares. */
-export function cellStyleOf(column: Pick<Column<unknown>, 'kind' | 'places' | 'wrap'>): Partial<Style> {
+export function cellStyleOf(column: Pick<Column<unknown>, 'kind' | 'places' | 'wrap'>): XlsxStyle {
   const numFmt = numberFormatOf(column);
-  const style: Partial<Style> = numFmt === undefined ? {} : { numFmt };
+  const style: XlsxStyle = numFmt === undefined ? {} : { numFmt };
   // Long free text wraps inside its column instead of spilling over its empty neighbours (on
   // screen harmless, in print it adds pages of comment tails).
   return column.wrap === true ? { ...style, alignment: { wrapText: true, vertical: 'top' } } : style;
 }
 
 /** The same cell style, bold (total rows). */
-export function boldStyleOf(style: Partial<Style>): Partial<Style> {
+export function boldStyleOf(style: XlsxStyle): XlsxStyle {
   return { ...style, font: BOLD_FONT };
 }
 
 /** The same cell style, highlighted (a rate below the threshold). */
-export function highlightStyleOf(style: Partial<Style>): Partial<Style> {
+export function highlightStyleOf(style: XlsxStyle): XlsxStyle {
   return {
     ...style,
     fill: HIGHLIGHT_FILL,
@@ -111,11 +122,17 @@ function finiteOrNull(value: number): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
+const MS_PER_DAY = 24 * 3600 * 1000;
+
 /**
- * The cell value of a declared value. Times are wall-clock epoch seconds, and exceljs writes a Date
- * from getTime(), i.e. as its UTC wall clock: `new Date(seconds * 1000)` shows exactly our wall clock
- * on every machine, whatever its time zone.
+ * Excel's serial day number of wall-clock epoch seconds: exceljs's own formula for a Date (whose
+ * getTime() would be seconds * 1000), so a date cell holds the same float as when exceljs wrote it.
  */
+export function excelSerialOf(seconds: number): number {
+  return 25569 + (seconds * 1000) / MS_PER_DAY;
+}
+
+/** The cell value of a declared value (times are wall-clock epoch seconds, dates day numbers). */
 export function xlsxValue(kind: ColumnKind, value: CellValue): XlsxValue {
   if (value === null) return null;
   switch (kind) {
@@ -134,10 +151,10 @@ export function xlsxValue(kind: ColumnKind, value: CellValue): XlsxValue {
     case 'boolean':
       return typeof value === 'boolean' ? value : null;
     case 'date':
-      return typeof value === 'number' ? new Date(value * SECONDS_PER_DAY * 1000) : null;
+      return typeof value === 'number' ? excelSerialOf(value * SECONDS_PER_DAY) : null;
     case 'localDateTime':
     case 'utcDateTime':
-      return typeof value === 'number' ? new Date(value * 1000) : null;
+      return typeof value === 'number' ? excelSerialOf(value) : null;
     case 'offset':
       return typeof value === 'number' ? formatOffset(value) : null;
     case 'duration':
@@ -175,4 +192,16 @@ export function columnWidthOf(
   const header = Math.ceil(column.header.length * 1.1) + 3;
   const content = Math.min(longest + 2, MAX_COLUMN_WIDTH);
   return Math.max(column.width, MIN_WIDTH[column.kind], header, content);
+}
+
+/** Column letters of 1-based column numbers: 1 → A, 27 → AA. */
+export function columnLetters(column: number): string {
+  let n = column;
+  let letters = '';
+  while (n > 0) {
+    const rest = (n - 1) % 26;
+    letters = String.fromCharCode(65 + rest) + letters;
+    n = Math.floor((n - 1) / 26);
+  }
+  return letters;
 }

@@ -4,22 +4,19 @@
 // same rule to the export's upstream text; this gate also covers what bypasses the pipeline (the
 // raw JSON of rejected rows, error reasons, the About sheet's source URL), so no text, whatever its
 // origin, can make a part that is not well-formed XML. The rule is spreadsheet-safe-text.ts's: each
-// character XML 1.0 does not allow (and DEL, which exceljs would drop) becomes U+FFFD.
+// character XML 1.0 does not allow (and DEL, which exceljs would drop) becomes U+FFFD. Plain
+// strings (sheet names, title, creator, row text) call spreadsheetSafeText directly; the result is
+// still to be escaped (`<`, `&`… are the writer's job).
 
 import { spreadsheetSafeText } from '../../domain/spreadsheet-safe-text.js';
 import type { XlsxValue } from './xlsx-cells.js';
 
-/** `text` as an XML part can hold it (still to be escaped: `<`, `&`… are the writer's job). */
-export function xmlSafeText(text: string): string {
-  return spreadsheetSafeText(text);
-}
-
-/** A cell value as an XML part can hold it: its text through xmlSafeText, other kinds unchanged. */
-export function xmlSafeValue(value: XlsxValue): XlsxValue {
-  if (typeof value === 'string') return xmlSafeText(value);
+/** A cell value as an XML part can hold it: its text made safe, other kinds unchanged. */
+export function xmlSafeValue(value: XlsxValue | Date): XlsxValue | Date {
+  if (typeof value === 'string') return spreadsheetSafeText(value);
   if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
     const [run] = value.richText;
-    const text = xmlSafeText(run.text);
+    const text = spreadsheetSafeText(run.text);
     return text === run.text ? value : { richText: [{ text }] };
   }
   return value;

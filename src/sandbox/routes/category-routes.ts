@@ -3,19 +3,17 @@
 // `notEmpty=true` keeps categories with at least one template (false, the default, keeps all).
 
 import type { FastifyInstance } from 'fastify';
-import { categoryInputSchema } from '../../wfm/schemas.js';
+import { CATEGORIES_PATH, categoryInputSchema } from '../../contract/category.js';
 import { ROLE_SURVEY_ADMIN } from '../auth.js';
 import { HttpError } from '../http-error.js';
 import { booleanParam, searchParamsOf } from '../query-params.js';
 import { capRows, faultsOf, guard, sendJson, type SandboxContext } from '../sandbox-context.js';
 
-const BASE = '/v1/survey/categories';
-
 export function registerCategoryRoutes(app: FastifyInstance, context: SandboxContext): void {
   const read = { onRequest: guard(context, 'categories', undefined) };
   const write = { onRequest: guard(context, 'categories', ROLE_SURVEY_ADMIN) };
 
-  app.get(BASE, read, (request, reply) => {
+  app.get(CATEGORIES_PATH, read, (request, reply) => {
     const params = searchParamsOf(request.url);
     const list = context.categories.list({
       active: booleanParam(params, 'active'),
@@ -25,19 +23,19 @@ export function registerCategoryRoutes(app: FastifyInstance, context: SandboxCon
     return sendJson(context, reply, 'categories', capRows(list, faultsOf(context, request)));
   });
 
-  app.post(BASE, write, (request, reply) => {
+  app.post(CATEGORIES_PATH, write, (request, reply) => {
     const input = categoryInputSchema.parse(request.body);
     return sendJson(context, reply, 'categories', context.categories.create(input));
   });
 
-  app.put<{ Params: { id: string } }>(`${BASE}/:id`, write, (request, reply) => {
+  app.put<{ Params: { id: string } }>(`${CATEGORIES_PATH}/:id`, write, (request, reply) => {
     const input = categoryInputSchema.parse(request.body);
     const updated = context.categories.update(request.params.id, input);
     if (updated === undefined) throw notFound(request.params.id);
     return sendJson(context, reply, 'categories', updated);
   });
 
-  app.delete<{ Params: { id: string } }>(`${BASE}/:id`, write, (request, reply) => {
+  app.delete<{ Params: { id: string } }>(`${CATEGORIES_PATH}/:id`, write, (request, reply) => {
     if (!context.categories.delete(request.params.id)) throw notFound(request.params.id);
     return sendJson(context, reply, 'categories', {});
   });

@@ -9,13 +9,14 @@
 
 import type { FastifyInstance } from 'fastify';
 import {
+  DEFAULT_DIVISION_FIELDS,
   DIVISION_FIELDS,
+  DIVISIONS_PATH,
   divisionCreateSchema,
   divisionUpdateSchema,
   type DivisionField,
-} from '../../wfm/schemas.js';
+} from '../../contract/division.js';
 import { ROLE_ORGSTRUCT_ADMIN } from '../auth.js';
-import { DEFAULT_DIVISION_FIELDS } from '../division-store.js';
 import { HttpError } from '../http-error.js';
 import {
   booleanParam,
@@ -28,49 +29,39 @@ import {
 } from '../query-params.js';
 import { capRows, faultsOf, guard, sendJson, type SandboxContext } from '../sandbox-context.js';
 
-const BASE = '/v1/orgstruct/divisions';
-
 export function registerDivisionRoutes(app: FastifyInstance, context: SandboxContext): void {
   const read = { onRequest: guard(context, 'divisions', undefined) };
   const write = { onRequest: guard(context, 'divisions', ROLE_ORGSTRUCT_ADMIN) };
 
-  app.get(BASE, read, (request, reply) => {
+  app.get(DIVISIONS_PATH, read, (request, reply) => {
     const params = searchParamsOf(request.url);
-    const ids = integerListParam(params, 'ids');
-    const nameLike = stringParam(params, 'nameLike');
-    const userId = integerParam(params, 'userId');
-    const businessDirId = integerParam(params, 'businessDirId');
-    const search = stringParam(params, 'search');
-    const shopId = integerParam(params, 'shopId');
-    const active = booleanParam(params, 'active');
-    const withDirs = booleanParam(params, 'withDirs');
     const list = context.divisions.list({
-      ...(ids === undefined ? {} : { ids }),
-      ...(nameLike === undefined ? {} : { nameLike }),
-      ...(userId === undefined ? {} : { userId }),
-      ...(businessDirId === undefined ? {} : { businessDirId }),
-      ...(search === undefined ? {} : { search }),
-      ...(shopId === undefined ? {} : { shopId }),
-      ...(active === undefined ? {} : { active }),
-      ...(withDirs === undefined ? {} : { withDirs }),
+      ids: integerListParam(params, 'ids'),
+      nameLike: stringParam(params, 'nameLike'),
+      userId: integerParam(params, 'userId'),
+      businessDirId: integerParam(params, 'businessDirId'),
+      search: stringParam(params, 'search'),
+      shopId: integerParam(params, 'shopId'),
+      active: booleanParam(params, 'active'),
+      withDirs: booleanParam(params, 'withDirs'),
       fields: fieldsParam(params),
     });
     return sendJson(context, reply, 'divisions', capRows(list, faultsOf(context, request)));
   });
 
-  app.get<{ Params: { id: string } }>(`${BASE}/:id`, read, (request, reply) => {
+  app.get<{ Params: { id: string } }>(`${DIVISIONS_PATH}/:id`, read, (request, reply) => {
     const id = toInteger('division id', request.params.id);
     const division = context.divisions.get(id, fieldsParam(searchParamsOf(request.url)));
     if (division === undefined) throw notFound(id);
     return sendJson(context, reply, 'divisions', division);
   });
 
-  app.post(BASE, write, (request, reply) => {
+  app.post(DIVISIONS_PATH, write, (request, reply) => {
     const input = divisionCreateSchema.parse(request.body);
     return sendJson(context, reply, 'divisions', context.divisions.create(input));
   });
 
-  app.put<{ Params: { id: string } }>(`${BASE}/:id`, write, (request, reply) => {
+  app.put<{ Params: { id: string } }>(`${DIVISIONS_PATH}/:id`, write, (request, reply) => {
     const id = toInteger('division id', request.params.id);
     const input = divisionUpdateSchema.parse(request.body);
     const updated = context.divisions.update(id, input);

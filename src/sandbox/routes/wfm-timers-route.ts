@@ -5,6 +5,7 @@
 // 200 with an HTML page or a JSON object instead.
 
 import type { FastifyInstance } from 'fastify';
+import { REPORT_PATH } from '../../contract/finished-shift.js';
 import { ROLE_WFM_REPORTS } from '../auth.js';
 import { sendError } from '../http-error.js';
 import { planTimersPage } from '../plan-timers-page.js';
@@ -14,8 +15,6 @@ import { timersBody } from '../timers-body.js';
 import { parseRangeHeader, parseTimersQuery, prefersCount, type TimersQuery } from '../timers-query.js';
 import { negotiateEncoding, writeRawBody } from '../write-response.js';
 import { wrongBody } from '../wrong-body.js';
-
-export const WFM_TIMERS_PATH = '/v1/connector/rpc/wfm_timers';
 
 const EVERYTHING: TimersQuery = {
   filters: [],
@@ -27,7 +26,7 @@ const EVERYTHING: TimersQuery = {
 
 export function registerWfmTimersRoute(app: FastifyInstance, context: SandboxContext): void {
   app.get(
-    WFM_TIMERS_PATH,
+    REPORT_PATH,
     { onRequest: guard(context, 'wfm_timers', ROLE_WFM_REPORTS) },
     async (request, reply) => {
       const faults = faultsOf(context, request);

@@ -10,6 +10,7 @@ import { Writable } from 'node:stream';
 import type { QueueEvents } from 'bullmq';
 import {
   loadExportConfig,
+  loadNotifyConfig,
   loadQueueConfig,
   loadS3Config,
   loadScheduleConfig,
@@ -24,6 +25,8 @@ import { openProducer, type Producer } from '../../../src/queue/producer.js';
 import { loadQueueTuning, type QueueTuning } from '../../../src/config.js';
 import { connectRedis } from '../../../src/queue/redis-connection.js';
 import { startExportWorker, type RunningExportWorker } from '../../../jobs/worker.js';
+import { currentLeakScope, inLeakScope } from '../../support/leak-guard.js';
+import { secretValuesOf } from '../../../src/redact-secrets.js';
 import { removeKeys, testPrefix } from '../../support/redis-server.js';
 
 export interface LogLine {
@@ -70,6 +73,12 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
+/** For tests where another worker takes over a dead worker's job: a short lock, checked often. */
+export const QUICK_TAKEOVER_ENV = {
+  WORKER_LOCK_DURATION_MS: '2000',
+  WORKER_STALLED_INTERVAL_MS: '1000',
+} as const;
+
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const prefix = testPrefix();
   const dest = mkdtempSync(join(tmpdir(), 'queue-int-'));
@@ -79,8 +88,10 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     JOB_ATTEMPTS: '3',
     JOB_BACKOFF_MS: '50',
     SHUTDOWN_GRACE_MS: '5000',
-    WORKER_LOCK_DURATION_MS: '2000',
-    WORKER_STALLED_INTERVAL_MS: '1000',
+    // Long enough that a CI machine pausing a worker for a few seconds does not stall its job (a
+    // stall re-runs it: a second attempt no test expects); tests of a takeover use QUICK_TAKEOVER_ENV.
+    WORKER_LOCK_DURATION_MS: '8000',
+    WORKER_STALLED_INTERVAL_MS: '4000',
     REDIS_CONNECT_TIMEOUT_MS: '3000',
     NIGHTLY_ENABLED: 'false',
     EXPORT_DEST: dest,
@@ -96,7 +107,14 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const schedule = loadScheduleConfig(env);
   const tuning = loadQueueTuning(env);
   const { logger, lines } = capturingLogger();
-  const producer = await openProducer({ config: queueConfig, tuning, logger });
+  // What the harness opens later (a worker, QueueEvents, the FlowProducer) lives as long as it does.
+  const scope = currentLeakScope();
+  const opened = await openProducer({ config: queueConfig, tuning, logger });
+  const producer: Producer = {
+    ...opened,
+    flows: () => inLeakScope(scope, () => opened.flows()),
+    events: () => inLeakScope(scope, () => opened.events()),
+  };
   const workers: RunningExportWorker[] = [];
   return {
     prefix,
@@ -109,26 +127,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     producer,
     logs: lines,
     logger,
-    async startWorker() {
-      const connection = await connectRedis(queueConfig.redisUrl, {
-        role: 'worker',
-        connectTimeoutMs: 3000,
-        logger,
-      });
-      const worker = await startExportWorker({
-        connection,
-        queueConfig,
-        tuning,
-        schedule,
-        exportConfig,
-        wfm: requireUpstream(loadWfmConfig(env)),
-        s3Config: () => loadS3Config(env),
-        logger,
-        progressIntervalMs: 100,
-      });
-      workers.push(worker);
-      return worker;
-    },
+    startWorker: () => inLeakScope(scope, startWorker),
     events: () => producer.events(),
     async stop() {
       for (const w of workers) await w.stop('test over');
@@ -136,4 +135,26 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       await removeKeys(options.redisUrl, prefix);
     },
   };
+
+  async function startWorker(): Promise<RunningExportWorker> {
+    const connection = await connectRedis(queueConfig.redis, {
+      role: 'worker',
+      connectTimeoutMs: 3000,
+      logger,
+    });
+    const worker = await startExportWorker({
+      connection,
+      queueConfig,
+      tuning,
+      schedule,
+      exportConfig,
+      wfm: requireUpstream(loadWfmConfig(env)),
+      s3Config: () => loadS3Config(env),
+      logger,
+      progressIntervalMs: 100,
+      notify: { config: loadNotifyConfig(env), knownSecrets: secretValuesOf(env) },
+    });
+    workers.push(worker);
+    return worker;
+  }
 }

@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CsvLineEncoder, type CsvDelimiter } from '../../../src/render/csv/csv-line-encoder.js';
-import { csvStringifyOptions } from '../../../src/render/csv/csv-stringify-options.js';
+import { csvStringifyOptions } from './csv-stringify-options.js';
 import { nastyText, nastyTextWithLoneSurrogates } from './nasty-text.js';
 
 const DELIMITERS: readonly CsvDelimiter[] = [',', ';', '\t'];

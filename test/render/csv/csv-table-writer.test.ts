@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { CellValue, Column, ColumnKind } from '../../../src/domain/column.js';
 import { REJECTED_COLUMNS } from '../../../src/domain/rejected-row.js';
 import { SHIFT_COLUMNS } from '../../../src/domain/shift-columns.js';
-import { CellValueError, csvCellText } from '../../../src/render/cell-text.js';
-import { csvStringifyOptions } from '../../../src/render/csv/csv-stringify-options.js';
+import { cellFormatter, CellValueError, type CellFormat } from '../../../src/render/cell-text.js';
+import { csvStringifyOptions } from './csv-stringify-options.js';
 import {
   CSV_CHUNK_BYTES,
   CsvSinkError,
@@ -20,6 +20,10 @@ import { nastyTextWithLoneSurrogates } from './nasty-text.js';
 import { syntheticShiftRecords } from './synthetic-shift-records.js';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** One cell's text as the CSV writers format it (with the formula guard). */
+const csvCellText = (format: CellFormat, value: CellValue): string =>
+  cellFormatter(format, { guardFormulas: true })(value);
 
 /** Writes all rows (awaiting drains) into a PassThrough and returns the bytes and the result. */
 async function render<R>(
@@ -157,6 +161,28 @@ describe('CsvTableWriter', () => {
       const { bytes } = await render(SHIFT_COLUMNS, records, { delimiter, bom: true });
       expect(parse(bytes, { bom: true, delimiter })).toEqual(expected);
     }
+  });
+
+  it('writes a decimal comma in every number, decimal and rate column, and nowhere else', async () => {
+    const records = syntheticShiftRecords(300, 5);
+    const point = parse((await render(SHIFT_COLUMNS, records, { delimiter: ';', bom: false })).bytes, {
+      delimiter: ';',
+    }) as string[][];
+    const comma = parse(
+      (await render(SHIFT_COLUMNS, records, { delimiter: ';', bom: false, decimal: ',' })).bytes,
+      { delimiter: ';' },
+    ) as string[][];
+    const fractional = new Set<ColumnKind>(['number', 'decimal', 'rate']);
+    let replaced = 0;
+    SHIFT_COLUMNS.forEach((column, c) => {
+      for (let r = 1; r < point.length; r++) {
+        const withPoint = point[r]![c]!;
+        const expected = fractional.has(column.kind) ? withPoint.replace('.', ',') : withPoint;
+        expect(comma[r]![c], `${column.name} ${withPoint}`).toBe(expected);
+        if (expected !== withPoint) replaced++;
+      }
+    });
+    expect(replaced).toBeGreaterThan(300);
   });
 
   it('starts with a UTF-8 BOM when asked, and with the header when not', async () => {

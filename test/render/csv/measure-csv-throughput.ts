@@ -16,8 +16,8 @@ import { Writable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { SHIFT_COLUMNS } from '../../../src/domain/shift-columns.js';
 import type { ShiftRecord } from '../../../src/domain/shift-record.js';
-import { cellFormatters } from '../../../src/render/cell-text.js';
-import { csvStringifyOptions } from '../../../src/render/csv/csv-stringify-options.js';
+import { cellFormatter } from '../../../src/render/cell-text.js';
+import { csvStringifyOptions } from './csv-stringify-options.js';
 import { CsvTableWriter } from '../../../src/render/csv/csv-table-writer.js';
 import { syntheticShiftRecords } from './synthetic-shift-records.js';
 
@@ -37,7 +37,7 @@ const options = { delimiter: ',', bom: true } as const;
 
 async function viaCsvStringify(records: readonly ShiftRecord[]): Promise<number> {
   const sink = discard();
-  const formatters = cellFormatters(SHIFT_COLUMNS, { guardFormulas: true });
+  const formatters = SHIFT_COLUMNS.map((c) => cellFormatter(c, { guardFormulas: true }));
   const stringifier = stringify(
     csvStringifyOptions(
       SHIFT_COLUMNS.map((c) => c.name),

@@ -4,7 +4,7 @@
 // missing locations, offsets from -05:00 to +10:00.
 
 import { formatDateTime } from '../../../src/domain/civil-time.js';
-import type { FinishedShift, OrgLevel } from '../../../src/domain/finished-shift.js';
+import type { FinishedShift, OrgLevel } from '../../../src/contract/finished-shift.js';
 import { locationStatusOf, type ShiftRecord } from '../../../src/domain/shift-record.js';
 
 /** mulberry32: a tiny seeded PRNG, uniform in [0, 1). */

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { REJECTED_COLUMNS } from '../../../src/domain/rejected-row.js';
 import { SHIFT_COLUMNS } from '../../../src/domain/shift-columns.js';
 import {
+  DAY_SUMMARY_COLUMNS,
   DIVISION_SUMMARY_COLUMNS,
   REGION_SUMMARY_COLUMNS,
   SHOP_SUMMARY_COLUMNS,
@@ -74,17 +75,20 @@ describe('the About sheet', () => {
     expect(find('Highlight')[1]).toContain('below 80.00%');
     expect(find('Shifts sheets')[1]).toContain('1,000 shifts per sheet');
     expect(find('Distances')[1]).toContain('no unit');
-    expect(find('Sheets')[1]).toBe('Shifts, By division, By region, By shop, By user, Rejected, About');
+    expect(find('Sheets')[1]).toBe(
+      'Overview, Shifts, By division, By day, By region, By shop, By user, Rejected, About',
+    );
   });
 
   it('says what every column of every sheet means', () => {
     const described = new Map(rows.map((values) => [`${String(values[0])}|${String(values[2])}`, values[3]]));
     const describedAnywhere = (sheetName: string, name: string): unknown =>
       described.get(`${sheetName}|${name}`) ??
-      described.get(`By division, By region, By shop, By user (each)|${name}`);
+      described.get(`By division, By day, By region, By shop, By user (each)|${name}`);
     const sheets: [string, readonly { name: string; description: string }[]][] = [
       ['Shifts', SHIFT_COLUMNS],
       ['By division', DIVISION_SUMMARY_COLUMNS],
+      ['By day', DAY_SUMMARY_COLUMNS],
       ['By region', REGION_SUMMARY_COLUMNS],
       ['By shop', SHOP_SUMMARY_COLUMNS],
       ['By user', USER_SUMMARY_COLUMNS],

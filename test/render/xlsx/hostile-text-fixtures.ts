@@ -94,9 +94,10 @@ export function hostileSummaries(text: string): ExportSummaries {
       divisionName: `${d.divisionName} ${text}`,
       divisionExternalId: text,
     })),
+    days: base.days.map((d) => ({ ...d, divisionName: `${d.divisionName} ${text}` })),
     regions: base.regions.map((r) => ({ ...r, regionName: text, divisionName: text })),
-    shops: base.shops.map((s) => ({ ...s, shopSap: text, shopLocality: text, regionName: text })),
-    users: base.users.map((u) => ({ ...u, userLogin: text, userDisplayName: text })),
+    shops: [...base.shops].map((s) => ({ ...s, shopSap: text, shopLocality: text, regionName: text })),
+    users: [...base.users].map((u) => ({ ...u, userLogin: text, userDisplayName: text })),
   };
 }
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHIFT_COLUMNS } from '../../../src/domain/shift-columns.js';
 import { spreadsheetSafeText } from '../../../src/domain/spreadsheet-safe-text.js';
 import {
-  libreOfficeFirstSheet,
+  libreOfficeShiftsSheet,
   OPENPYXL_PYTHON,
   openpyxlSheets,
   pythonParsesEveryPart,
@@ -54,8 +54,10 @@ describe('a workbook written from rows full of XML-invalid characters', () => {
     });
     expect(sheets['Rejected']).toHaveLength(TEXTS.length + 1);
     expect(Object.keys(sheets)).toEqual([
+      'Overview',
       'Shifts',
       'By division',
+      'By day',
       'By region',
       'By shop',
       'By user',
@@ -72,7 +74,7 @@ describe('a workbook written from rows full of XML-invalid characters', () => {
   );
 
   it.runIf(SOFFICE !== undefined)('opens in LibreOffice with every row of the Shifts sheet', async () => {
-    const rows = await libreOfficeFirstSheet(path);
+    const rows = await libreOfficeShiftsSheet(path);
     expect(rows[0]).toEqual(SHIFT_COLUMNS.map((column) => column.header));
     expect(rows).toHaveLength(TEXTS.length + 1);
     rows.slice(1).forEach((row, i) => {

@@ -1,29 +1,63 @@
-// The workbook as a PDF or on paper: landscape A4, the header row on every page, the Shifts and
-// summary keys repeated across pages, and the About sheet one page wide.
+// The workbook as a PDF or on paper: landscape A4, the header row on every page, the summary,
+// Rejected and About sheets one page wide, the Shifts sheet six pages wide with its keys repeated.
+// Checked in the raw sheet XML too: fitToWidth means nothing to Excel or LibreOffice without
+// <sheetPr><pageSetUpPr fitToPage="1"/></sheetPr>. LibreOffice's own rendering of it:
+// workbook-in-libreoffice.int.test.ts.
 
 import { describe, expect, it } from 'vitest';
+import { SUMMARY_SHEET_NAMES } from '../../../src/render/xlsx/summary-sheets.js';
+import { zipEntries } from '../../support/workbook-xml.js';
 import { readWorkbook, renderWorkbook, sheet } from './workbook-io.js';
 import { shiftRecord } from './shift-fixtures.js';
 
+/** Sheet name to its worksheet XML, through workbook.xml and its relationships. */
+function sheetXmls(bytes: Buffer): Map<string, string> {
+  const parts = zipEntries(bytes);
+  const text = (name: string): string => parts.get(name)?.toString('utf8') ?? '';
+  const targets = new Map(
+    [...text('xl/_rels/workbook.xml.rels').matchAll(/Id="([^"]+)"[^>]*Target="([^"]+)"/g)].map((m) => [
+      m[1],
+      m[2],
+    ]),
+  );
+  const sheets = new Map<string, string>();
+  for (const m of text('xl/workbook.xml').matchAll(/<sheet [^>]*name="([^"]+)"[^>]*r:id="([^"]+)"/g)) {
+    sheets.set(m[1] ?? '', text(`xl/${targets.get(m[2] ?? '') ?? ''}`));
+  }
+  return sheets;
+}
+
 describe('print layout', () => {
-  it('prints tables landscape with the header row and key columns repeated', async () => {
+  it('prints every table landscape with the header row repeated', async () => {
     const workbook = await readWorkbook(await renderWorkbook({ shifts: [shiftRecord({ id: 1 })] }));
-    const shifts = sheet(workbook, 'Shifts').pageSetup;
-    expect(shifts.orientation).toBe('landscape');
-    expect(shifts.printTitlesRow).toBe('1:1');
-    expect(shifts.printTitlesColumn).toBe('A:B');
-    expect(sheet(workbook, 'By shop').pageSetup.printTitlesColumn).toBe('A:E');
-    expect(sheet(workbook, 'By division').pageSetup.printTitlesColumn).toBe('A:C');
+    for (const name of ['Shifts', ...SUMMARY_SHEET_NAMES, 'Rejected']) {
+      const setup = sheet(workbook, name).pageSetup;
+      expect(setup.orientation, name).toBe('landscape');
+      expect(setup.paperSize, name).toBe(9);
+      expect(setup.printTitlesRow, name).toBe('1:1');
+    }
   });
 
-  it('fits the Rejected and About sheets to one page width', async () => {
-    const workbook = await readWorkbook(await renderWorkbook({ shifts: [shiftRecord({ id: 1 })] }));
-    for (const name of ['Rejected', 'About']) {
+  it('fits the summary, Rejected and About sheets to one page width, pages only going down', async () => {
+    const bytes = await renderWorkbook({ shifts: [shiftRecord({ id: 1 })] });
+    const workbook = await readWorkbook(bytes);
+    const xml = sheetXmls(bytes);
+    for (const name of [...SUMMARY_SHEET_NAMES, 'Rejected', 'About']) {
       const setup = sheet(workbook, name).pageSetup;
-      expect(setup.fitToPage, name).toBe(true);
       expect(setup.fitToWidth, name).toBe(1);
       expect(setup.fitToHeight, name).toBe(0);
+      expect(setup.printTitlesColumn, name).toBeUndefined();
+      expect(xml.get(name), name).toContain('<sheetPr><pageSetUpPr fitToPage="1"/></sheetPr>');
     }
+  });
+
+  it('prints the Shifts sheet six pages wide with its keys on every page', async () => {
+    const bytes = await renderWorkbook({ shifts: [shiftRecord({ id: 1 })] });
+    const setup = sheet(await readWorkbook(bytes), 'Shifts').pageSetup;
+    expect(setup.fitToWidth).toBe(6);
+    expect(setup.fitToHeight).toBe(0);
+    expect(setup.printTitlesColumn).toBe('A:B');
+    expect(sheetXmls(bytes).get('Shifts')).toContain('<pageSetUpPr fitToPage="1"/>');
   });
 
   it('wraps long comments inside their column', async () => {

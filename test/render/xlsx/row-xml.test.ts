@@ -1,20 +1,32 @@
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
-import type { Style } from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { createWorkbookWriter } from '../../../src/render/xlsx/create-workbook-writer.js';
-import { columnLetters, xmlText } from '../../../src/render/xlsx/row-xml.js';
+import { XlsxWorkbook } from '../../../src/render/xlsx/exceljs-adapter.js';
+import { xmlText } from '../../../src/render/xlsx/row-xml.js';
 import { TableSheet, type TableColumn } from '../../../src/render/xlsx/table-sheet.js';
-import { HIGHLIGHT_FILL, type XlsxValue } from '../../../src/render/xlsx/xlsx-cells.js';
-import { xmlSafeText, xmlSafeValue } from '../../../src/render/xlsx/xml-safe-text.js';
+import {
+  cellStyleOf,
+  columnLetters,
+  HIGHLIGHT_FILL,
+  xlsxValue,
+  type XlsxStyle,
+  type XlsxValue,
+} from '../../../src/render/xlsx/xlsx-cells.js';
+import { spreadsheetSafeText } from '../../../src/domain/spreadsheet-safe-text.js';
 import { CREATED_AT, MemorySink } from './workbook-io.js';
 
 const require = createRequire(import.meta.url);
 // exceljs's own escaping, the oracle of xmlText.
 const { xmlEncode } = require('exceljs/lib/utils/utils.js') as { xmlEncode(text: string): string };
 
-type CellStyle = Partial<Style> | undefined;
-type Row = { values: XlsxValue[]; styles: CellStyle[] };
+type CellStyle = XlsxStyle | undefined;
+/** The oracle's rows may hold Dates (exceljs's own date cells); TableSheet takes serial numbers. */
+type Row = { values: (XlsxValue | Date)[]; styles: CellStyle[] };
+
+function tableValue(value: XlsxValue | Date): XlsxValue {
+  if (value instanceof Date) throw new Error('TableSheet rows hold serial numbers, not Dates');
+  return value;
+}
 
 // Shared objects, as the writers use them: exceljs caches a style by its identity.
 const STYLE_POOL: readonly CellStyle[] = [
@@ -38,7 +50,6 @@ const cellValue: fc.Arbitrary<XlsxValue> = fc.oneof(
   fc.double(),
   fc.integer(),
   fc.boolean(),
-  fc.date({ noInvalidDate: true }),
 );
 
 const table = fc.integer({ min: 1, max: 30 }).chain((columns) =>
@@ -64,28 +75,22 @@ async function workbookBytes(
   through: 'table' | 'exceljs',
 ): Promise<Buffer> {
   const sink = new MemorySink();
-  const workbook = createWorkbookWriter(sink, { createdAt: CREATED_AT, creator: 'row-xml test' });
-  const sheet = TableSheet.open(workbook, 'Data', tableColumns(columns), { repeatColumns: 2 });
+  const workbook = new XlsxWorkbook(sink, { createdAt: CREATED_AT, creator: 'row-xml test' });
+  const sheet = TableSheet.open(workbook, 'Data', tableColumns(columns), { pagesWide: 4, repeatColumns: 2 });
   if (through === 'table') {
-    for (const row of rows) sheet.addRow(row.values, row.styles);
+    for (const row of rows) sheet.addRow(row.values.map(tableValue), row.styles);
     sheet.close();
   } else {
     for (const row of rows) {
-      // exceljs gets what our writers hand it: values through the XML gate.
-      const added = sheet.worksheet.addRow(row.values.map(xmlSafeValue));
-      row.values.forEach((value, i) => {
-        const style = row.styles[i];
-        if (style !== undefined && value !== null) added.getCell(i + 1).style = style;
-      });
-      added.commit();
+      // exceljs's row API, values through the XML gate; a null cell is unstyled, as in ours.
+      sheet.sheet.addRow(
+        row.values,
+        row.values.map((value, i) => (value === null ? undefined : row.styles[i])),
+      );
     }
-    sheet.worksheet.autoFilter = {
-      from: { row: 1, column: 1 },
-      to: { row: rows.length + 1, column: columns },
-    };
-    sheet.worksheet.commit();
+    sheet.sheet.close({ lastRow: rows.length + 1, columns });
   }
-  await workbook.commit();
+  await workbook.finish({ title: '' });
   return sink.bytes;
 }
 
@@ -93,7 +98,7 @@ describe('xmlText', () => {
   it('is the XML gate, then exactly the escaping of exceljs', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), (s) => {
-        expect(xmlText(s)).toBe(xmlEncode(xmlSafeText(s)));
+        expect(xmlText(s)).toBe(xmlEncode(spreadsheetSafeText(s)));
       }),
       { numRuns: 2000 },
     );
@@ -142,10 +147,33 @@ describe('TableSheet rows', () => {
   it('spread over several writes into the sheet when they are long', async () => {
     const long = 'x'.repeat(5000);
     const rows: Row[] = Array.from({ length: 40 }, (_, i) => ({
-      values: [long, i, new Date(Date.UTC(2024, 1, 29, 23, 30, i))],
+      values: [long, i, xlsxValue('localDateTime', Date.UTC(2024, 1, 29, 23, 30, i) / 1000)],
       styles: [undefined, STYLE_POOL[2], STYLE_POOL[3]],
     }));
     const ours = await workbookBytes(3, rows, 'table');
     expect(ours.equals(await workbookBytes(3, rows, 'exceljs'))).toBe(true);
+  });
+
+  it('write a date or date-time serial number as exceljs writes the Date it stands for', async () => {
+    const seconds = [
+      -62_135_596_800,
+      -1,
+      0,
+      951_868_799,
+      Date.UTC(2024, 1, 29, 23, 30, 15) / 1000,
+      253_402_300_799,
+    ];
+    const styles = [cellStyleOf({ kind: 'localDateTime' }), cellStyleOf({ kind: 'date' })];
+    const days = seconds.map((s) => Math.floor(s / 86_400));
+    const serials: Row[] = seconds.map((s, i) => ({
+      values: [xlsxValue('localDateTime', s), xlsxValue('date', days[i]!)],
+      styles,
+    }));
+    const dates: Row[] = seconds.map((s, i) => ({
+      values: [new Date(s * 1000), new Date(days[i]! * 86_400_000)],
+      styles,
+    }));
+    const ours = await workbookBytes(2, serials, 'table');
+    expect(ours.equals(await workbookBytes(2, dates, 'exceljs'))).toBe(true);
   });
 });

@@ -1,10 +1,10 @@
 // Hand-built ShiftRecords, RejectedRows and summaries for the workbook tests: a plain shift plus
 // the overrides a test cares about, with the derived fields computed by the pipeline's own localise stage.
 
-import type { FinishedShift } from '../../../src/domain/finished-shift.js';
+import type { FinishedShift } from '../../../src/contract/finished-shift.js';
 import { parseLocalDateTimeSeconds } from '../../../src/domain/local-date-time.js';
-import type { ShiftRecord } from '../../../src/domain/shift-record.js';
-import type { ExportSummaries, GroupStats } from '../../../src/domain/summary.js';
+import { validShift, type ShiftRecord } from '../../../src/domain/shift-record.js';
+import { ALL_DIVISIONS_LABEL, type ExportSummaries, type GroupStats } from '../../../src/domain/summary.js';
 import type { WorkbookAbout } from '../../../src/render/xlsx/shifts-workbook-writer.js';
 import { localiseShift } from '../../../src/pipeline/localise.js';
 
@@ -52,7 +52,7 @@ export function shiftRecord(
 ): ShiftRecord {
   const shift: FinishedShift = { ...BASE_SHIFT, ...overrides };
   return {
-    ...localiseShift(shift, seconds(shift.start_time), seconds(shift.finish_time), ''),
+    ...localiseShift(validShift(shift, seconds(shift.start_time), seconds(shift.finish_time), '')),
     divisionExternalId: 'DIV-N',
     divisionManagers: 'Boris Petrov <petrov>',
     ...extra,
@@ -99,6 +99,13 @@ export function summaries(): ExportSummaries {
       { divisionId: 1, divisionExternalId: 'DIV-N', divisionName: 'North', stats: north },
       { divisionId: 2, divisionExternalId: null, divisionName: 'South', stats: south },
       { divisionId: 3, divisionExternalId: '007', divisionName: 'West', stats: none },
+    ],
+    // 2024-05-01 and 2024-05-02 (day numbers 19844, 19845).
+    days: [
+      { businessDay: 19_844, divisionId: null, divisionName: ALL_DIVISIONS_LABEL, stats: north },
+      { businessDay: 19_844, divisionId: 1, divisionName: 'North', stats: north },
+      { businessDay: 19_845, divisionId: null, divisionName: ALL_DIVISIONS_LABEL, stats: south },
+      { businessDay: 19_845, divisionId: 2, divisionName: 'South', stats: south },
     ],
     regions: [{ regionId: 10, regionName: 'Region A', divisionId: 1, divisionName: 'North', stats: north }],
     shops: [

@@ -243,7 +243,8 @@ describe('rolling over to more Shifts sheets', () => {
     const workbook = await readWorkbook(
       await renderWorkbook({ shifts: many, options: { sheetRowLimit: 3 } }),
     );
-    expect(workbook.worksheets.map((w) => w.name).slice(0, 4)).toEqual([
+    expect(workbook.worksheets.map((w) => w.name).slice(0, 5)).toEqual([
+      'Overview',
       'Shifts',
       'Shifts (2)',
       'Shifts (3)',

@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  DAY_SUMMARY_COLUMNS,
   DIVISION_SUMMARY_COLUMNS,
   REGION_SUMMARY_COLUMNS,
   SHOP_SUMMARY_COLUMNS,
@@ -42,8 +43,10 @@ describe('the workbook around the Shifts sheet', () => {
 
   it('has every sheet, in order', () => {
     expect(workbook.worksheets.map((w) => w.name)).toEqual([
+      'Overview',
       'Shifts',
       'By division',
+      'By day',
       'By region',
       'By shop',
       'By user',
@@ -63,6 +66,7 @@ describe('the workbook around the Shifts sheet', () => {
   it('puts each summary under its declared headers', () => {
     const expected: [string, readonly { header: string }[]][] = [
       ['By division', DIVISION_SUMMARY_COLUMNS],
+      ['By day', DAY_SUMMARY_COLUMNS],
       ['By region', REGION_SUMMARY_COLUMNS],
       ['By shop', SHOP_SUMMARY_COLUMNS],
       ['By user', USER_SUMMARY_COLUMNS],
@@ -123,6 +127,23 @@ describe('the workbook around the Shifts sheet', () => {
     expect(total.getCell(columnIndex(DIVISION_SUMMARY_COLUMNS, 'start_match_rate')).value).toBe(0.8);
     expect(total.getCell(columnIndex(DIVISION_SUMMARY_COLUMNS, 'division_name')).type).toBe(ValueType.Null);
     expect(divisions.autoFilter).toBe('A1:U4');
+  });
+
+  it('lists By day by date, each day\'s "All divisions" row first, with no total row', () => {
+    const days = sheet(workbook, 'By day');
+    const keys = [2, 3, 4, 5].map((row) => rowValues(days, row).slice(0, 3));
+    expect(keys).toEqual([
+      [new Date(Date.UTC(2024, 4, 1)), undefined, 'All divisions'],
+      [new Date(Date.UTC(2024, 4, 1)), 1, 'North'],
+      [new Date(Date.UTC(2024, 4, 2)), undefined, 'All divisions'],
+      [new Date(Date.UTC(2024, 4, 2)), 2, 'South'],
+    ]);
+    expect(days.rowCount).toBe(5);
+    expect(days.autoFilter).toBe('A1:U5');
+    const rate = columnIndex(DAY_SUMMARY_COLUMNS, 'start_match_rate');
+    expect(days.getRow(5).getCell(rate).value).toBe(0.7);
+    expect(days.getRow(5).getCell(rate).fill).toEqual(HIGHLIGHT_FILL);
+    expect(highlighted(days.getRow(3).getCell(rate))).toBe(false);
   });
 
   it('writes user-supplied names in summaries as text, never formulas', () => {

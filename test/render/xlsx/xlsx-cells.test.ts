@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   cellText,
@@ -7,6 +9,10 @@ import {
   xlsxValue,
 } from '../../../src/render/xlsx/xlsx-cells.js';
 import { SHIFT_COLUMNS } from '../../../src/domain/shift-columns.js';
+
+const require = createRequire(import.meta.url);
+// exceljs's conversion of a Date cell, the oracle of the serial numbers.
+const { dateToExcel } = require('exceljs/lib/utils/utils.js') as { dateToExcel(date: Date): number };
 
 describe('numberFormatOf', () => {
   it('formats each kind so Excel shows what the CSV prints', () => {
@@ -28,15 +34,28 @@ describe('numberFormatOf', () => {
 });
 
 describe('xlsxValue', () => {
-  it('turns wall-clock seconds into a Date whose UTC parts are that wall clock', () => {
-    // 2024-02-29 23:30:15 as wall-clock seconds.
-    const value = xlsxValue('localDateTime', Date.UTC(2024, 1, 29, 23, 30, 15) / 1000);
-    expect(value).toBeInstanceOf(Date);
-    expect((value as Date).toISOString()).toBe('2024-02-29T23:30:15.000Z');
+  it('turns wall-clock seconds into the serial day number of that wall clock', () => {
+    // 2024-02-29 is serial day 45351; 23:30:15 is 84,615 of its 86,400 seconds.
+    expect(xlsxValue('localDateTime', Date.UTC(2024, 1, 29, 23, 30, 15) / 1000)).toBe(
+      45351 + 84_615 / 86_400,
+    );
+    expect(xlsxValue('utcDateTime', 0)).toBe(25569);
   });
 
-  it('turns a day number into midnight of that date', () => {
-    expect((xlsxValue('date', 19_782) as Date).toISOString()).toBe('2024-02-29T00:00:00.000Z');
+  it('turns a day number into the serial number of midnight of that date', () => {
+    expect(xlsxValue('date', 19_782)).toBe(45351);
+  });
+
+  it('gives dates and times the very number exceljs writes for the Date they stand for (property)', () => {
+    const seconds = fc.integer({ min: -62_135_596_800, max: 253_402_300_799 });
+    fc.assert(
+      fc.property(seconds, (s) => {
+        const day = Math.floor(s / 86_400);
+        expect(xlsxValue('localDateTime', s)).toBe(dateToExcel(new Date(s * 1000)));
+        expect(xlsxValue('date', day)).toBe(dateToExcel(new Date(day * 86_400_000)));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it('turns a duration in seconds into days, which [h]:mm shows as hours', () => {

@@ -1,0 +1,40 @@
+// What the worker's main thread and an export thread say to each other (export-thread.ts starts
+// the thread, export-thread-entry.ts runs in it). Only plain data crosses: errors as one line and
+// whether retrying can help, log lines as the JSON pino wrote.
+
+import type { ConnectedWfmConfig, ExportConfig, ExportFormat, LogLevel, S3Config } from '../src/config.js';
+import type { ExportProgress } from '../src/export/progress.js';
+import type { ExportJobResult } from '../src/queue/export-job-result.js';
+import type { ExportOutcome } from '../src/queue/export-metrics.js';
+
+/** The thread's workerData: one export, everything it needs already checked by the main thread. */
+export interface ExportThreadInput {
+  readonly from: string;
+  readonly to: string;
+  readonly formats: readonly ExportFormat[];
+  /** Already allowed by the main thread; the export checks it again before each write. */
+  readonly dest: string;
+  readonly exportConfig: ExportConfig;
+  readonly wfm: ConnectedWfmConfig;
+  /** Present for an s3:// destination. */
+  readonly s3: S3Config | undefined;
+  readonly logLevel: LogLevel;
+}
+
+/** Why an export failed, as the job's failure reason will say it. */
+export interface ExportThreadFailure {
+  /** `CODE: message` on one line (describeError). */
+  readonly line: string;
+  /** True when no later attempt can succeed (toJobFailure's rule). */
+  readonly terminal: boolean;
+  /** The ShiftExportError's code and message, when it was one: notifications and metrics name the code. */
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+export type FromExportThread =
+  | { readonly type: 'log'; readonly line: string }
+  | { readonly type: 'progress'; readonly progress: ExportProgress }
+  | { readonly type: 'completed'; readonly summary: ExportJobResult; readonly outcome: ExportOutcome }
+  | { readonly type: 'failed'; readonly failure: ExportThreadFailure; readonly outcome: ExportOutcome };
+
+export type ToExportThread = { readonly type: 'abort'; readonly reason: unknown };

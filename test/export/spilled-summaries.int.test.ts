@@ -1,0 +1,73 @@
+// An export whose every row is its own user, with EXPORT_MEMORY_MB far below what its user groups
+// take: the statistics spill to the temp folder and come back exact — the summary files are the
+// same bytes as with room to spare — and the temp folder is empty afterwards.
+
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadExportConfig, loadS3Config, loadWfmConfig, requireUpstream } from '../../src/config.js';
+import { PeriodExport } from '../../src/export/period-export.js';
+import { silentLogger } from '../../src/logger.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
+
+const PERIOD = { from: '2024-03-10', to: '2024-03-31' };
+const SUMMARIES = ['summary_by_user.csv', 'summary_by_shop.csv', 'summary_by_region.csv'];
+
+let sandbox: RunningSandbox;
+let root: string;
+let savedTmpdir: string | undefined;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rows: 8_000, userPerRow: true });
+  root = mkdtempSync(join(tmpdir(), 'spilled-summaries-'));
+  savedTmpdir = process.env['TMPDIR'];
+});
+
+afterAll(async () => {
+  if (savedTmpdir === undefined) delete process.env['TMPDIR'];
+  else process.env['TMPDIR'] = savedTmpdir;
+  await sandbox?.close();
+  if (root !== undefined) rmSync(root, { recursive: true, force: true });
+});
+
+async function exportWith(memoryMb: string, name: string): Promise<{ dir: string; temp: string }> {
+  const dest = join(root, name);
+  const temp = join(root, `${name}-tmp`);
+  for (const dir of [dest, temp]) mkdirSync(dir);
+  const env = {
+    EXPORT_DEST: dest,
+    EXPORT_MEMORY_MB: memoryMb,
+    WFM_BASE_URL: sandbox.url,
+    WFM_TOKEN: SANDBOX_READER_TOKEN,
+  };
+  // os.tmpdir() reads TMPDIR when it is called: the export's temp files go here.
+  process.env['TMPDIR'] = temp;
+  const periodExport = await PeriodExport.open({
+    dest,
+    exportConfig: loadExportConfig(env),
+    wfm: requireUpstream(loadWfmConfig(env)),
+    s3Config: () => loadS3Config(env),
+    logger: silentLogger,
+  });
+  try {
+    const result = await periodExport.run({ period: PERIOD, formats: ['csv', 'xlsx'] });
+    return { dir: result.location, temp };
+  } finally {
+    await periodExport.close();
+  }
+}
+
+// ~6,000 users of ~350 estimated bytes each: about 2 MB of groups against a budget of 1 MB.
+describe('an export past EXPORT_MEMORY_MB', () => {
+  it('writes the same summaries as one that fits, and leaves its temp folder empty', async () => {
+    const roomy = await exportWith('1000', 'roomy');
+    const tight = await exportWith('1', 'tight');
+    for (const file of SUMMARIES)
+      expect(readFileSync(join(tight.dir, file)), file).toEqual(readFileSync(join(roomy.dir, file)));
+    const users = readFileSync(join(tight.dir, 'summary_by_user.csv'), 'utf8').trim().split('\n');
+    expect(users.length).toBeGreaterThan(4_000);
+    expect(readdirSync(tight.temp)).toEqual([]);
+  });
+});

@@ -1,0 +1,134 @@
+// Past the memory budget the user and shop groups spill to sorted runs on disk; the summaries must
+// be exactly those of the in-memory aggregate, for any rows and any budget.
+
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ShiftRecord } from '../../src/domain/shift-record.js';
+import type { ExportSummaries } from '../../src/domain/summary.js';
+import { ShiftAggregator } from '../../src/pipeline/aggregate.js';
+import { GroupSpillError } from '../../src/pipeline/spill-error.js';
+import { TempFolder } from '../../src/temp-file.js';
+import { recordOf } from './support/shift-records.js';
+import { shiftRow } from './support/shift-rows.js';
+
+function record(patch: Record<string, unknown>): ShiftRecord {
+  return recordOf(shiftRow(patch));
+}
+
+const match = fc.constantFrom(true, false, null);
+// Small and wide distances (past the slab's 2 bytes), and many repeats.
+const distance = fc.option(
+  fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 200_000 }), fc.constant(42)),
+  { nil: null },
+);
+const name = fc.constantFrom('alpha', 'Alpha', 'beta', 'Émile', 'zeta', 'Ярославль', '');
+const rowPatch = fc.record({
+  shop_id: fc.integer({ min: 1, max: 15 }),
+  shop_sap: name,
+  shop_locality: fc.option(name, { nil: null }),
+  region_name: name,
+  user_id: fc.integer({ min: 1, max: 40 }),
+  user_login: name,
+  user_display_name: name,
+  start_location_match: match,
+  finish_location_match: match,
+  start_location_distance: distance,
+  finish_location_distance: distance,
+  duration: fc.integer({ min: 0, max: 28_800 }),
+  auto_finished: fc.boolean(),
+});
+
+let dir: string;
+let temp: TempFolder;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'group-spill-test-'));
+  temp = new TempFolder(dir);
+});
+
+afterEach(() => {
+  temp.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function summarise(records: readonly ShiftRecord[], budgetBytes?: number): ExportSummaries {
+  const aggregator =
+    budgetBytes === undefined
+      ? new ShiftAggregator(new Map())
+      : new ShiftAggregator(new Map(), { budgetBytes, temp });
+  for (const r of records) aggregator.add(r);
+  return aggregator.finish();
+}
+
+function plain(s: ExportSummaries): unknown {
+  return { ...s, shops: [...s.shops], users: [...s.users] };
+}
+
+describe('groups past the memory budget', () => {
+  it('give the same summaries as in memory, for random rows and budgets (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(rowPatch, { maxLength: 150, size: 'max' }),
+        fc.integer({ min: 1, max: 20_000 }),
+        (patches, budgetBytes) => {
+          const records = patches.map((patch, i) => record({ ...patch, id: i + 1 }));
+          const spilled = summarise(records, budgetBytes);
+          expect(plain(spilled)).toEqual(plain(summarise(records)));
+          // Read back as often as a writer needs.
+          expect([...spilled.users]).toEqual([...spilled.users]);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('keeps large groups exact across runs (a user with thousands of shifts, spilled often)', () => {
+    // User 7 passes 4,096 shifts between two spills (its distances then in flat counts).
+    const records = Array.from({ length: 15_000 }, (_, i) =>
+      record({
+        id: i + 1,
+        user_id: i % 3 === 0 ? 100 + i : 7,
+        shop_id: i % 5,
+        start_location_distance: (i * 7919) % 9_000,
+        finish_location_distance: i % 11 === 0 ? null : (i * 104_729) % 70_000,
+      }),
+    );
+    const spilled = summarise(records, 1_000_000);
+    expect(readdirSync(dir).length).toBeGreaterThan(0);
+    expect(plain(spilled)).toEqual(plain(summarise(records)));
+  });
+
+  it('writes nothing to disk while the groups fit the budget, and returns arrays', () => {
+    const records = Array.from({ length: 200 }, (_, i) => record({ id: i + 1, user_id: i % 10 }));
+    const summaries = summarise(records, 1 << 20);
+    expect(Array.isArray(summaries.users)).toBe(true);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('leaves no temp file once the folder is disposed of', () => {
+    const records = Array.from({ length: 500 }, (_, i) => record({ id: i + 1, user_id: i }));
+    const summaries = summarise(records, 1_000);
+    expect([...summaries.users]).toHaveLength(500);
+    expect(readdirSync(dir).length).toBeGreaterThan(0);
+    temp.dispose();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('fails with GROUP_SPILL_FAILED, naming the folder, when the temp folder cannot be written', () => {
+    const gone = new TempFolder(join(dir, 'missing'));
+    const aggregator = new ShiftAggregator(new Map(), { budgetBytes: 1, temp: gone });
+    let caught: unknown;
+    try {
+      aggregator.add(record({ id: 1, user_id: 1 }));
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(GroupSpillError);
+    expect((caught as GroupSpillError).code).toBe('GROUP_SPILL_FAILED');
+    expect((caught as GroupSpillError).retryable).toBe(true);
+    expect((caught as GroupSpillError).message).toContain(join(dir, 'missing'));
+  });
+});

@@ -1,0 +1,82 @@
+// The queue behind real Sentinels (a primary, a replica, three Sentinels), with only REDIS_SENTINELS
+// and REDIS_SENTINEL_NAME set and REDIS_URL pointing at a closed port: a worker, `enqueue --wait`,
+// `status`, `backfill --wait` and the API all work; after the primary is killed and the Sentinels
+// promote the replica, the next export completes on the same worker.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { startRedisSentinelGroup, type RedisSentinelGroup } from '../support/redis-sentinel.js';
+import { testPrefix } from '../support/redis-server.js';
+import { SANDBOX_ADMIN_TOKEN, startTestSandbox } from '../support/sandbox.js';
+import { cliOk, runQueueRound, startWorkerChild, stopWorkerChildren } from './support/queue-round.js';
+import type { WorkerChild } from './support/worker-child.js';
+
+let group: RedisSentinelGroup;
+let sandbox: RunningSandbox;
+let dest: string;
+let env: Record<string, string>;
+let worker: WorkerChild;
+
+beforeAll(async () => {
+  [group, sandbox] = await Promise.all([startRedisSentinelGroup(), startTestSandbox({ rows: 500 })]);
+  dest = mkdtempSync(join(tmpdir(), 'redis-sentinel-'));
+  env = {
+    REDIS_URL: 'redis://127.0.0.1:1',
+    REDIS_SENTINELS: group.sentinels,
+    REDIS_SENTINEL_NAME: group.name,
+    QUEUE_PREFIX: testPrefix(),
+    REDIS_CONNECT_TIMEOUT_MS: '10000',
+    WFM_BASE_URL: sandbox.url,
+    WFM_TOKEN: SANDBOX_ADMIN_TOKEN,
+    WFM_RETRY_ATTEMPTS: '1',
+    EXPORT_DEST: dest,
+    EXPORT_FORMATS: 'csv',
+    JOB_BACKOFF_MS: '100',
+    WORKER_LOCK_DURATION_MS: '5000',
+    WORKER_STALLED_INTERVAL_MS: '2000',
+    NIGHTLY_ENABLED: 'true',
+    LOG_LEVEL: 'info',
+  };
+  worker = await startWorkerChild(env);
+});
+
+afterAll(async () => {
+  await stopWorkerChildren();
+  await Promise.all([group?.close(), sandbox?.close()]);
+  if (dest !== undefined) rmSync(dest, { recursive: true, force: true });
+});
+
+describe('the queue behind Redis Sentinel', () => {
+  it('runs worker, enqueue --wait, status, backfill and the API through the Sentinels', async () => {
+    const round = await runQueueRound(env, {
+      enqueue: '2024-03-30',
+      backfillFrom: '2024-03-27',
+      backfillTo: '2024-03-28',
+      api: '2024-03-29',
+    });
+    expect(round.enqueue.stdout).toMatch(/shifts exported +\d+/);
+    expect(round.status.stdout).toContain('completed');
+    expect(round.backfill.stdout).toContain('backfill-2024-03-27_2024-03-28');
+    expect(round.metrics).toMatch(/\nshift_export_exports_completed_total 4\n/);
+  });
+
+  it('completes the next export after the primary is killed and the replica promoted', async () => {
+    const primary = await group.primary();
+    await group.kill(primary);
+    const promoted = await group.waitForNewPrimary(primary);
+    expect(promoted).not.toBe(primary);
+    const after = await cliOk(['enqueue', '--from', '2024-03-26', '--to', '2024-03-26', '--wait'], env);
+    expect(after.stdout).toMatch(/shifts exported +\d+/);
+    expect(worker.child.exitCode, worker.stderr()).toBeNull();
+    expect(worker.child.signalCode).toBeNull();
+  });
+
+  it('stops the worker on SIGTERM after the failover: exit 0', async () => {
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited, worker.stderr()).toEqual({ code: 0, signal: null });
+    expect(worker.stderr()).toContain('"msg":"worker stopped"');
+  });
+});
