@@ -8,6 +8,7 @@
 // (redact-secrets.ts: the value of a secret-named variable is not shown, other values lose URL
 // userinfo and password=… parameters, and so does zod's own text).
 
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseDestination } from './destination-address.js';
 import { ConfigError, ShiftExportError } from './errors.js';
@@ -301,6 +302,13 @@ const exportVariables = {
     int(1, 1_048_576, 160),
     'Megabytes the user and shop statistics of one export may hold in memory; beyond, they spill to sorted runs in the temp folder (TMPDIR) and are merged at the end, exact all the same.',
   ),
+  /** Resolved by loadExportConfig: undefined here means "as many as there are CPUs". */
+  threads: envVar(
+    'EXPORT_THREADS',
+    z.coerce.number().int().min(1).max(256).optional(),
+    "Threads that render an export's Shifts sheet and shifts.csv when it writes a workbook, the export's own thread included (1: that thread alone). A CSV-only export renders on its own thread (a render thread would parse each batch again, which costs more than the CSV it saves). The files are the same bytes whatever the number.",
+    { docDefault: 'the number of CPUs (os.availableParallelism())' },
+  ),
   csvDelimiter: envVar(
     'CSV_DELIMITER',
     z
@@ -333,8 +341,9 @@ const exportVariables = {
   ),
 };
 
-export type ExportConfig = Omit<Loaded<typeof exportVariables>, 'csvDecimal'> & {
+export type ExportConfig = Omit<Loaded<typeof exportVariables>, 'csvDecimal' | 'threads'> & {
   readonly csvDecimal: '.' | ',';
+  readonly threads: number;
 };
 
 export function loadExportConfig(env: Env = process.env): ExportConfig {
@@ -347,7 +356,7 @@ export function loadExportConfig(env: Env = process.env): ExportConfig {
       { variable: 'CSV_DECIMAL' },
     );
   }
-  return Object.freeze({ ...config, csvDecimal });
+  return Object.freeze({ ...config, csvDecimal, threads: config.threads ?? availableParallelism() });
 }
 
 // --- s3 ------------------------------------------------------------------------------------------

@@ -67,6 +67,7 @@ export class PeriodExport {
         matchRateThreshold: exportConfig.matchRateThreshold,
         sourceBaseUrl: wfm.baseUrl,
         memoryBudgetBytes: exportConfig.memoryMb * 1024 * 1024,
+        threads: exportConfig.threads,
       },
       logger,
       ...(run.onProgress === undefined ? {} : { onProgress: run.onProgress }),

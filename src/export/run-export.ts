@@ -41,6 +41,8 @@ import type { ParquetTableWriter } from '../render/parquet/parquet-table-writer.
 import { renderManifest, manifestStatistics, type Manifest, type ManifestFile } from '../render/manifest.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { newExportId } from './export-id.js';
+import { RenderPool } from './render-pool.js';
+import { ShiftRowsOutput } from './shift-rows-output.js';
 import type { ExportProgress, ProgressListener } from './progress.js';
 import { SUMMARY_TABLES } from './summary-tables.js';
 import type { ShiftSource } from './shift-source.js';
@@ -62,6 +64,8 @@ export interface ExportSettings {
   readonly memoryBudgetBytes?: number;
   /** Where statistics spill; default os.tmpdir(). */
   readonly tempDir?: string;
+  /** EXPORT_THREADS: threads that render the shifts, this one included; default 1 (this one only). */
+  readonly threads?: number;
 }
 
 export interface ExportDependencies {
@@ -138,6 +142,7 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
     return { file, output: csvOutput(file.sink.stream, compression) };
   };
   let workbook: ShiftsWorkbookWriter | undefined;
+  let pool: RenderPool | undefined;
   // Spilled statistics: read back while the summaries are written, removed however the export ends.
   const temp = new TempFolder(deps.settings.tempDir ?? tmpdir());
   try {
@@ -175,26 +180,32 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
 
     // Stages run synchronously per batch; writing (and waiting for slow sinks) happens between batches.
     const budgetBytes = deps.settings.memoryBudgetBytes;
+    const directory = divisionDirectory(divisions);
     const pipeline = new ShiftPipeline({
       period,
-      divisions: divisionDirectory(divisions),
+      divisions: directory,
       ...(budgetBytes === undefined ? {} : { groupMemory: { budgetBytes, temp } }),
     });
+    // Render threads pay for the workbook only: each parses its batches again (~5 CPU-µs a row),
+    // about what rendering a CSV record costs, so a CSV-only export was slower with them (bench/README.md).
+    const threads = deps.settings.threads ?? 1;
+    if (threads > 1 && workbook !== undefined)
+      pool = new RenderPool(threads - 1, { divisions: directory, csv: shiftsCsv && csvOptions });
+    const shiftRows = new ShiftRowsOutput({ csv: shiftsCsv, workbook, pool });
 
     report({ phase: 'fetching' });
     let upstream: ReadProgress | undefined;
     const read = { window: upstreamWindow(period), signal, onProgress: (p: ReadProgress) => (upstream = p) };
     for await (const batch of deps.source.readShifts(read)) {
-      const { shifts, rejected } = pipeline.processBatch(batch);
+      // Taken before the pipeline releases the batch's texts: a render thread parses it again.
+      const parsed = pool === undefined ? undefined : batch.texts?.parsedBatch?.();
+      const { shifts, rowIndexes, rejected } = pipeline.processBatch(batch);
       for (const record of shifts) {
         changes.record(record);
-        const a = shiftsCsv?.write(record);
-        if (a) await a;
-        const b = workbook?.addShift(record);
-        if (b) await b;
         const c = shiftsParquet?.write(record);
         if (c) await c;
       }
+      await shiftRows.add(shifts, rowIndexes, parsed);
       for (const row of rejected) {
         const a = rejectedCsv?.write(row);
         if (a) await a;
@@ -206,6 +217,16 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
       throwIfAborted(signal);
     }
 
+    await shiftRows.flush();
+    if (pool !== undefined)
+      log.debug(
+        {
+          threadBatches: shiftRows.threadBatches,
+          localBatches: shiftRows.localBatches,
+          styleRetries: shiftRows.styleRetries,
+        },
+        'shifts rendered',
+      );
     report({ phase: 'summaries' });
     const counts = pipeline.counts;
     const summaries = pipeline.finish();
@@ -264,6 +285,7 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
     await abortAll(publication, files, workbook, error, log);
     throw signal?.aborted ? new AbortedError('the export was aborted', error) : error;
   } finally {
+    await pool?.close();
     await changes.dispose();
     temp.dispose();
   }

@@ -28,6 +28,8 @@ import { BusinessDayWindow } from './window.js';
 export interface BatchResult {
   /** The exported records. */
   readonly shifts: readonly ShiftRecord[];
+  /** Where each exported record was in the batch: shifts[k] came from raw row rowIndexes[k]. */
+  readonly rowIndexes: readonly number[];
   readonly rejected: readonly RejectedRow[];
 }
 
@@ -56,6 +58,7 @@ export class ShiftPipeline {
 
   processBatch(rawRows: RawRows): BatchResult {
     const shifts: ShiftRecord[] = [];
+    const rowIndexes: number[] = [];
     const rejected: RejectedRow[] = [];
     const texts = rawRows.texts;
     for (let i = 0; i < rawRows.length; i++) {
@@ -70,12 +73,13 @@ export class ShiftPipeline {
       this.aggregator.add(record);
       if (record.qualityFlags !== '') this.flagged++;
       shifts.push(record);
+      rowIndexes.push(i);
     }
     texts?.release();
     this.fetched += rawRows.length;
     this.exported += shifts.length;
     this.rejected += rejected.length;
-    return { shifts, rejected };
+    return { shifts, rowIndexes, rejected };
   }
 
   get counts(): ExportCounts {

@@ -78,17 +78,42 @@ interface CellHead {
   readonly afterRef: string;
 }
 
+/** The style ids a renderer has had from the style table so far. */
+export interface KnownStyleIds {
+  /** Per style object, as exceljs's WeakMap would answer (first cell type wins). */
+  readonly styleIds: ReadonlyMap<XlsxStyle, number>;
+  /** Of a cell without a style of its own, per cell type. */
+  readonly unstyledIds: ReadonlyMap<number, number>;
+  /** Of the row itself. */
+  readonly rowStyleId: number | undefined;
+}
+
 export class RowXmlRenderer {
   /** `<c r="` and the column's letters, per column. */
   private readonly cellOpen: string[] = [];
   private readonly heads: (CellHead | undefined)[] = [];
-  /** Style id per style object, as exceljs's WeakMap would answer (first cell type wins). */
-  private readonly styleIds = new Map<XlsxStyle, number>();
-  /** Style id of a cell without a style of its own, per cell type. */
-  private readonly unstyledIds = new Map<number, number>();
+  private readonly styleIds: Map<XlsxStyle, number>;
+  private readonly unstyledIds: Map<number, number>;
   private rowStyleId: number | undefined;
 
-  constructor(private readonly styles: StyleRegistry) {}
+  /** `known`: ids already registered, which the renderer then does not ask `styles` for again. */
+  constructor(
+    private readonly styles: StyleRegistry,
+    known?: KnownStyleIds,
+  ) {
+    this.styleIds = new Map(known?.styleIds);
+    this.unstyledIds = new Map(known?.unstyledIds);
+    this.rowStyleId = known?.rowStyleId;
+  }
+
+  /** The ids asked of the style table so far. */
+  known(): KnownStyleIds {
+    return {
+      styleIds: new Map(this.styleIds),
+      unstyledIds: new Map(this.unstyledIds),
+      rowStyleId: this.rowStyleId,
+    };
+  }
 
   /**
    * The <row> element of row `rowNumber`, or '' when every value is null (exceljs skips such rows;

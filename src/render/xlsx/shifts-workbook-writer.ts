@@ -19,6 +19,7 @@ import { BUSINESS_DATE_RULE, writeAboutSheet, type WorkbookAbout } from './about
 import { XlsxWorkbook, type WorkbookSetup } from './exceljs-adapter.js';
 import { writeOverviewSheet } from './overview-sheet.js';
 import { RejectedSpool } from './rejected-spool.js';
+import { SHIFT_STYLES, shiftRowValues, shiftStyleIds, type ShiftStyleIds } from './shift-rows-xml.js';
 import { writeSummarySheets } from './summary-sheets.js';
 import { TableSheet, type PrintLayout, type TableColumn } from './table-sheet.js';
 import { WriteFailure } from './write-failure.js';
@@ -72,7 +73,6 @@ function checkOptions(options: ShiftsWorkbookOptions): number {
   return limit;
 }
 
-const SHIFT_STYLES: readonly XlsxStyle[] = SHIFT_COLUMNS.map((column) => cellStyleOf(column));
 const SHIFT_TABLE: readonly TableColumn[] = SHIFT_COLUMNS.map((column, i) => ({
   header: column.header,
   width: columnWidthOf(column),
@@ -100,7 +100,8 @@ export class ShiftsWorkbookWriter {
   private readonly failure = new WriteFailure();
   private readonly pacer: WritePacer;
   private readonly spool: RejectedSpool;
-  private readonly sheetRowLimit: number;
+  /** Data rows per Shifts sheet. */
+  readonly sheetRowLimit: number;
   private shiftsSheet: TableSheet;
   private shiftSheetNames: string[] = [shiftsSheetName(1)];
   private shifts = 0;
@@ -135,10 +136,36 @@ export class ShiftsWorkbookWriter {
     this.assertOpen('addShift');
     if (this.failure.error !== undefined) return Promise.reject(this.failure.error);
     if (this.shiftsSheet.dataRows >= this.sheetRowLimit) this.rollOver();
-    const values = SHIFT_COLUMNS.map((column) => xlsxValue(column.kind, column.value(record)));
-    this.shiftsSheet.addRow(values, SHIFT_STYLES);
+    this.shiftsSheet.addRow(shiftRowValues(record), SHIFT_STYLES);
     this.shifts++;
     return this.pacer.afterRow();
+  }
+
+  /**
+   * Where the next shift rows go, for rendering them elsewhere (shift-rows-xml.ts): the row number
+   * of the next one, how many more the current Shifts sheet takes, and the style ids it has.
+   */
+  nextShiftRows(): { readonly firstRow: number; readonly room: number; readonly styles: ShiftStyleIds } {
+    const dataRows = this.shiftsSheet.dataRows;
+    return {
+      firstRow: dataRows + 2,
+      room: this.sheetRowLimit - dataRows,
+      styles: shiftStyleIds(this.shiftsSheet.knownStyles()),
+    };
+  }
+
+  /**
+   * Writes `rows` shifts rendered elsewhere (renderShiftRowsXml) from row `firstRow`, which must
+   * be nextShiftRows().firstRow, within its room; await the returned promise.
+   */
+  addRenderedShifts(xml: Buffer, rows: number, firstRow: number): Promise<void> {
+    this.assertOpen('addRenderedShifts');
+    if (this.failure.error !== undefined) return Promise.reject(this.failure.error);
+    if (this.shiftsSheet.dataRows + rows > this.sheetRowLimit)
+      throw new Error(`${rows} rendered rows do not fit the sheet's ${this.sheetRowLimit} rows`);
+    this.shiftsSheet.addRowXml(xml, rows, firstRow);
+    this.shifts += rows;
+    return this.pacer.pause();
   }
 
   /** Keeps a rejected row for the Rejected sheet; await the returned promise when there is one. */
@@ -211,9 +238,10 @@ export class ShiftsWorkbookWriter {
     if (this.state !== 'open') throw new XlsxWriterClosedError(operation);
   }
 
-  private openShiftsSheet(): TableSheet {
+  private openShiftsSheet(previous?: TableSheet): TableSheet {
     const name = this.shiftSheetNames[this.shiftSheetNames.length - 1] ?? SHIFTS_SHEET_NAME;
-    const sheet = TableSheet.open(this.workbook, name, SHIFT_TABLE, SHIFTS_PRINT_LAYOUT);
+    const known = previous?.knownStyles();
+    const sheet = TableSheet.open(this.workbook, name, SHIFT_TABLE, SHIFTS_PRINT_LAYOUT, known);
     this.pacer.follow(sheet.sheet);
     return sheet;
   }
@@ -221,7 +249,7 @@ export class ShiftsWorkbookWriter {
   private rollOver(): void {
     this.shiftsSheet.close();
     this.shiftSheetNames.push(shiftsSheetName(this.shiftSheetNames.length + 1));
-    this.shiftsSheet = this.openShiftsSheet();
+    this.shiftsSheet = this.openShiftsSheet(this.shiftsSheet);
   }
 
   private async writeRejectedSheet(): Promise<void> {

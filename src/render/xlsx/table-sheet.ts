@@ -6,7 +6,7 @@
 // into a block of BLOCK_BYTES, written into the sheet a block at a time.
 
 import type { PageSetup, XlsxSheet, XlsxWorkbook } from './exceljs-adapter.js';
-import { RowXmlRenderer, type CellStyle } from './row-xml.js';
+import { RowXmlRenderer, type CellStyle, type KnownStyleIds } from './row-xml.js';
 import { BOLD_FONT, columnLetters, type XlsxStyle, type XlsxValue } from './xlsx-cells.js';
 
 export interface TableColumn {
@@ -59,16 +59,21 @@ export class TableSheet {
     readonly sheet: XlsxSheet,
     readonly columns: readonly TableColumn[],
     workbook: XlsxWorkbook,
+    known: KnownStyleIds | undefined,
   ) {
-    this.rows = new RowXmlRenderer(workbook.styles);
+    this.rows = new RowXmlRenderer(workbook.styles, known);
   }
 
-  /** Adds the sheet to the workbook and writes its header row. */
+  /**
+   * Adds the sheet to the workbook and writes its header row. `known`: style ids a sheet of the
+   * same workbook already had (exceljs gives a style object the same id on every sheet).
+   */
   static open(
     workbook: XlsxWorkbook,
     name: string,
     columns: readonly TableColumn[],
     print: PrintLayout,
+    known?: KnownStyleIds,
   ): TableSheet {
     const sheet = workbook.addSheet({
       name,
@@ -80,7 +85,7 @@ export class TableSheet {
       columns.map((column) => column.header),
       columns.map(() => HEADER_STYLE),
     );
-    const table = new TableSheet(sheet, columns, workbook);
+    const table = new TableSheet(sheet, columns, workbook, known);
     table.rowCount = 1;
     return table;
   }
@@ -101,6 +106,23 @@ export class TableSheet {
       if (mostBytes > this.block.length) this.block = Buffer.allocUnsafe(mostBytes);
     }
     this.blockUsed += this.block.write(xml, this.blockUsed);
+  }
+
+  /** The style ids this sheet's rows have had from the workbook's style table so far. */
+  knownStyles(): KnownStyleIds {
+    return this.rows.known();
+  }
+
+  /**
+   * Adds `rows` data rows rendered elsewhere (another thread) as UTF-8 row XML, numbered from
+   * `firstRow`, which must be the next row number of this sheet.
+   */
+  addRowXml(xml: Buffer, rows: number, firstRow: number): void {
+    if (firstRow !== this.rowCount + 1)
+      throw new Error(`rows rendered from row ${firstRow} cannot follow row ${this.rowCount}`);
+    this.flush();
+    this.rowCount += rows;
+    if (xml.length > 0) this.sheet.writeRowXml(xml);
   }
 
   /** Hands the encoded rows to the sheet (the pacer then sees them as backlog). */

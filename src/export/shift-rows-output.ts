@@ -1,0 +1,144 @@
+// Where the exported shifts of each batch are written: shifts.csv and the workbook's Shifts sheet,
+// in report order, rendered here or on the render threads (render-pool.ts). A batch is rendered
+// on a thread when the reader kept it as one parsed text (nearly always) and its rows fit the
+// current sheet; up to two batches a thread are under way at once, and each is written when every
+// batch before it has been. A batch rendered here (no pool, a batch joined from several, a sheet
+// that rolls over) or whose rows need a workbook style not registered yet (shift-rows-xml.ts)
+// takes its turn like the others, so the files are the same bytes whichever thread rendered what.
+
+import type { ParsedBatch } from '../domain/raw-rows.js';
+import type { ShiftRecord } from '../domain/shift-record.js';
+import type { CsvTableWriter } from '../render/csv/csv-table-writer.js';
+import type { ShiftsWorkbookWriter } from '../render/xlsx/shifts-workbook-writer.js';
+import type { RenderPool } from './render-pool.js';
+import type { RenderedShifts, RenderRequest } from './shift-rendering.js';
+
+interface Pending {
+  readonly records: readonly ShiftRecord[];
+  /** Row number of the first record in the Shifts sheet, when rendered on a thread. */
+  readonly firstRow: number | undefined;
+  readonly rendered: Promise<RenderedShifts> | undefined;
+  /** Rendered here, or the thread has answered: writing it waits for nothing. */
+  ready: boolean;
+}
+
+export interface ShiftRowsOutputOptions {
+  readonly csv: CsvTableWriter<ShiftRecord> | undefined;
+  readonly workbook: ShiftsWorkbookWriter | undefined;
+  /** Render threads; none: every batch is rendered here. */
+  readonly pool: RenderPool | undefined;
+}
+
+export class ShiftRowsOutput {
+  readonly #csv: CsvTableWriter<ShiftRecord> | undefined;
+  readonly #workbook: ShiftsWorkbookWriter | undefined;
+  readonly #pool: RenderPool | undefined;
+  readonly #sheetRowLimit: number;
+  readonly #pending: Pending[] = [];
+  /** Data rows of the current Shifts sheet once every pending batch is written. */
+  #sheetRows = 0;
+  /** Batches sent to a thread; rendered here although a pool was there; sheet rows redone here for a new style. */
+  threadBatches = 0;
+  localBatches = 0;
+  styleRetries = 0;
+
+  constructor(options: ShiftRowsOutputOptions) {
+    this.#csv = options.csv;
+    this.#workbook = options.workbook;
+    this.#pool = options.pool;
+    this.#sheetRowLimit = options.workbook?.sheetRowLimit ?? Number.MAX_SAFE_INTEGER;
+  }
+
+  /**
+   * Takes one batch's exported records (`rowIndexes`: where each was in `batch`, the text it was
+   * parsed from); resolves once there is room for the next batch.
+   */
+  async add(
+    records: readonly ShiftRecord[],
+    rowIndexes: readonly number[],
+    batch: ParsedBatch | undefined,
+  ): Promise<void> {
+    if (records.length === 0 || (this.#csv === undefined && this.#workbook === undefined)) return;
+    const pool = this.#pool;
+    const firstRow = this.#planRows(records.length);
+    const styles = this.#workbook?.nextShiftRows().styles;
+    // Before the first row is written no style is known, and a thread could not render the sheet.
+    const local = styles !== undefined && (firstRow === undefined || styles.row === null);
+    if (pool === undefined || batch === undefined || local) {
+      if (pool !== undefined) this.localBatches++;
+      this.#pending.push({ records, firstRow: undefined, rendered: undefined, ready: true });
+    } else {
+      const request: RenderRequest = {
+        batch,
+        rowIndexes: Int32Array.from(rowIndexes),
+        ids: Float64Array.from(records, (record) => record.shift.id),
+        xlsx: styles === undefined || firstRow === undefined ? undefined : { firstRow, styles },
+      };
+      const pending: Pending = { records, firstRow, rendered: pool.render(request), ready: false };
+      // Awaited in turn below; until then a failure must not count as unhandled.
+      pending.rendered?.then(
+        () => (pending.ready = true),
+        () => (pending.ready = true),
+      );
+      this.threadBatches++;
+      this.#pending.push(pending);
+    }
+    // What can be written now is: the workbook then knows the styles the next batches need.
+    while (this.#pending[0]?.ready === true) await this.#writeNext();
+    const most = pool === undefined ? 0 : pool.size * 2;
+    while (this.#pending.length > most) await this.#writeNext();
+  }
+
+  /** Writes every batch still pending. */
+  async flush(): Promise<void> {
+    while (this.#pending.length > 0) await this.#writeNext();
+  }
+
+  /**
+   * Counts `rows` more into the current sheet; the row number of the first when they fit it, else
+   * undefined (they are then written here, where the sheet rolls over as it fills).
+   */
+  #planRows(rows: number): number | undefined {
+    const before = this.#sheetRows;
+    const limit = this.#sheetRowLimit;
+    let after = before + rows;
+    if (after <= limit) {
+      this.#sheetRows = after;
+      return before + 2;
+    }
+    // As ShiftsWorkbookWriter.addShift fills a sheet and starts the next.
+    after = ((after - 1) % limit) + 1;
+    this.#sheetRows = after;
+    return undefined;
+  }
+
+  async #writeNext(): Promise<void> {
+    const next = this.#pending[0];
+    if (next === undefined) return;
+    const rendered = next.rendered === undefined ? undefined : await next.rendered;
+    this.#pending.shift();
+    const { records } = next;
+    const csv = this.#csv;
+    if (csv !== undefined) {
+      const wait = rendered?.csv === undefined ? undefined : csv.writeEncoded(rendered.csv, records.length);
+      if (wait) await wait;
+      if (rendered?.csv === undefined) {
+        for (const record of records) {
+          const w = csv.write(record);
+          if (w) await w;
+        }
+      }
+    }
+    const workbook = this.#workbook;
+    if (workbook === undefined) return;
+    if (rendered?.xlsx !== undefined && next.firstRow !== undefined) {
+      await workbook.addRenderedShifts(rendered.xlsx, records.length, next.firstRow);
+      return;
+    }
+    if (rendered !== undefined) this.styleRetries++;
+    for (const record of records) {
+      const w = workbook.addShift(record);
+      if (w) await w;
+    }
+  }
+}

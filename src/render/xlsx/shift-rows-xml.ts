@@ -1,0 +1,88 @@
+// The Shifts sheet's data rows as SpreadsheetML, apart from the workbook: for a render thread
+// (export/render-pool.ts), which has no workbook and so no style table of its own. It is given the
+// style ids the workbook's Shifts sheet has registered so far (ShiftStyleIds); rows that would need
+// one not registered yet cannot be rendered here and are rendered by the workbook itself, which
+// registers it in the order exceljs would. A column's style is registered at its first value, so
+// this happens in the first batches of a sheet, and then no more.
+
+import { SHIFT_COLUMNS } from '../../domain/shift-columns.js';
+import type { ShiftRecord } from '../../domain/shift-record.js';
+import type { StyleRegistry } from './exceljs-adapter.js';
+import { RowXmlRenderer, type KnownStyleIds } from './row-xml.js';
+import { cellStyleOf, xlsxValue, type XlsxStyle, type XlsxValue } from './xlsx-cells.js';
+
+/** The style of each Shifts column's cells, shared by every row (see xlsx-cells.ts for why). */
+export const SHIFT_STYLES: readonly XlsxStyle[] = SHIFT_COLUMNS.map((column) => cellStyleOf(column));
+
+/** A Shifts row's cell values. */
+export function shiftRowValues(record: ShiftRecord): XlsxValue[] {
+  return SHIFT_COLUMNS.map((column) => xlsxValue(column.kind, column.value(record)));
+}
+
+/** KnownStyleIds of the Shifts sheet in a form that crosses threads: style objects by column. */
+export interface ShiftStyleIds {
+  /** Per column of SHIFT_COLUMNS, the id of its style; null: not registered yet. */
+  readonly columns: readonly (number | null)[];
+  readonly unstyled: readonly (readonly [type: number, id: number])[];
+  readonly row: number | null;
+}
+
+export function shiftStyleIds(known: KnownStyleIds): ShiftStyleIds {
+  return {
+    columns: SHIFT_STYLES.map((style) => known.styleIds.get(style) ?? null),
+    unstyled: [...known.unstyledIds],
+    row: known.rowStyleId ?? null,
+  };
+}
+
+function knownStyleIds(ids: ShiftStyleIds): KnownStyleIds {
+  const styleIds = new Map<XlsxStyle, number>();
+  ids.columns.forEach((id, i) => {
+    const style = SHIFT_STYLES[i];
+    if (id !== null && style !== undefined) styleIds.set(style, id);
+  });
+  return { styleIds, unstyledIds: new Map(ids.unstyled), rowStyleId: ids.row ?? undefined };
+}
+
+/** Asked for a style id the workbook has not registered yet. */
+class UnregisteredStyle extends Error {}
+
+const NO_NEW_STYLES: StyleRegistry = {
+  addStyleModel: () => {
+    throw new UnregisteredStyle();
+  },
+};
+
+/** The most UTF-8 bytes one UTF-16 code unit becomes. */
+const MAX_BYTES_PER_UNIT = 3;
+
+/**
+ * The rows of `records` numbered from `firstRow`, as the Shifts sheet would write them, UTF-8
+ * encoded; undefined when one of them needs a style id that `ids` does not have.
+ */
+export function renderShiftRowsXml(
+  records: readonly ShiftRecord[],
+  firstRow: number,
+  ids: ShiftStyleIds,
+): Buffer | undefined {
+  const renderer = new RowXmlRenderer(NO_NEW_STYLES, knownStyleIds(ids));
+  let bytes = Buffer.allocUnsafeSlow(Math.max(64 * 1024, records.length * 2048));
+  let used = 0;
+  try {
+    for (let k = 0; k < records.length; k++) {
+      const xml = renderer.render(firstRow + k, shiftRowValues(records[k] as ShiftRecord), SHIFT_STYLES);
+      if (xml.length * MAX_BYTES_PER_UNIT > bytes.length - used) {
+        const larger = Buffer.allocUnsafeSlow(
+          Math.max(bytes.length * 2, used + xml.length * MAX_BYTES_PER_UNIT),
+        );
+        bytes.copy(larger, 0, 0, used);
+        bytes = larger;
+      }
+      used += bytes.write(xml, used);
+    }
+  } catch (error) {
+    if (error instanceof UnregisteredStyle) return undefined;
+    throw error;
+  }
+  return bytes.subarray(0, used);
+}

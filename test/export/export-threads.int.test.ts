@@ -1,0 +1,162 @@
+// EXPORT_THREADS against the sandbox over HTTP, whole exports into local folders (issue 14):
+// - the files are the same bytes with 1, 2 and 3 threads, and the same as the single-threaded
+//   export that the render threads joined (golden: the hashes that export wrote before them);
+// - a render thread that dies fails the export with EXPORT_THREAD_FAILED, publishes nothing, and
+//   does not hang.
+
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExportFormat } from '../../src/config.js';
+import { createDestination } from '../../src/destinations/create-destination.js';
+import { createLogger, silentLogger, type Logger } from '../../src/logger.js';
+import { renderThreadStarted } from '../../src/export/render-pool.js';
+import { runExport } from '../../src/export/run-export.js';
+import type { Manifest } from '../../src/render/manifest.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { WfmClient } from '../../src/wfm/wfm-client.js';
+import { startTestSandbox, TEST_SANDBOX_END_DATE } from '../support/sandbox.js';
+import { testWfmConfig } from '../wfm/wfm-test-support.js';
+
+const PERIOD = { from: '2024-03-25', to: TEST_SANDBOX_END_DATE };
+const NOW = new Date('2024-04-01T03:00:00Z');
+
+/**
+ * sha256 of the files the single-threaded export wrote for this sandbox and period before render
+ * threads existed (commit b5eb2f6). A change to what the files hold changes them on purpose: then
+ * update them from a run at EXPORT_THREADS=1, and say why in the commit.
+ */
+const GOLDEN: Readonly<Record<string, string>> = {
+  'shifts.csv': 'e099f63689a30621252dc27a624a48b41f534d4b9e68394b0c7ab314320b46bc',
+  'rejected.csv': 'fdc09d4585fffd2873156c8eb40459c13eddb1008c8759eb20e6bb724d0a2709',
+  'shifts.xlsx': '2da76261c7883cffee704f3257af3c9983b08d964e182d201500a6985472c477',
+  'summary_by_division.csv': '4b5e7e2892cbb3c6e2ab3b7147b6f2d66036fa97ec81f3feb615ef7c3f90eb11',
+  'summary_by_day.csv': '76566eeee5b8ec0f2a4381523e055a33305cc158fef758e0e0057bb72d7a2308',
+  'summary_by_region.csv': '5958bc1fc6923117b979df8605a3618bc0d9df147cc3094b320d8dad68e5950e',
+  'summary_by_shop.csv': '89844f17276f83c1d575ddbbafabe10393533f907dfcbba929baa3ea902150ab',
+  'summary_by_user.csv': 'd8d97cfaf6933e55580db549b49bb082bb0c114bf5b12d7683c011bb0992dd9c',
+  'row-hashes.bin': '521914dd14fa6e2edfe0ccacc8828c9a6339e2307d7f97f2a945ed41a148cafe',
+};
+
+let sandbox: RunningSandbox;
+const folders: string[] = [];
+
+beforeAll(async () => {
+  // Rows that are rejected, repeated and outside the period are the sandbox's defaults.
+  sandbox = await startTestSandbox({ rows: 20_000 });
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+function folder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'export-threads-'));
+  folders.push(dir);
+  return dir;
+}
+
+async function exportWith(
+  threads: number,
+  dest: string,
+  formats: readonly ExportFormat[] = ['csv', 'xlsx'],
+  logger: Logger = silentLogger,
+): Promise<Manifest> {
+  const source = new WfmClient(testWfmConfig(sandbox.url), { reportBatchBytes: 16 * 1024 });
+  const destination = await createDestination(
+    dest,
+    () => {
+      throw new Error('no S3 here');
+    },
+    logger,
+  );
+  try {
+    const result = await runExport(
+      { period: PERIOD, formats },
+      {
+        source,
+        destination,
+        settings: {
+          csvDelimiter: ',',
+          csvDecimal: '.',
+          csvCompression: 'none',
+          csvBom: true,
+          matchRateThreshold: 0.8,
+          sourceBaseUrl: 'http://wfm.example',
+          threads,
+        },
+        logger,
+        now: () => NOW,
+        exportId: 'golden',
+      },
+    );
+    return result.manifest;
+  } finally {
+    await source.close();
+  }
+}
+
+function hashes(manifest: Manifest): Record<string, string> {
+  return Object.fromEntries(manifest.files.map((file) => [file.name, file.sha256]));
+}
+
+/** A logger at debug whose lines are kept. */
+function recordingLogger(): { logger: Logger; lines: () => Record<string, unknown>[] } {
+  const text: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      text.push(chunk.toString('utf8'));
+      callback();
+    },
+  });
+  const logger = createLogger({ level: 'debug', destination });
+  return {
+    logger,
+    lines: () =>
+      text
+        .join('')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
+}
+
+describe('EXPORT_THREADS', () => {
+  it('writes the same bytes with 1, 2 and 3 threads, and the same as before render threads (golden)', async () => {
+    const one = await exportWith(1, folder());
+    const recorded = recordingLogger();
+    const two = await exportWith(2, folder(), ['csv', 'xlsx'], recorded.logger);
+    const three = await exportWith(3, folder());
+    expect(one.counts.exported).toBeGreaterThan(3000);
+    expect(one.counts.rejected + one.counts.duplicates + one.counts.outside_window).toBeGreaterThan(0);
+    expect(two).toEqual(one);
+    expect(three).toEqual(one);
+    expect(hashes(one)).toMatchObject(GOLDEN);
+    // The render thread did render: most batches came back from it whole.
+    const rendered = recorded.lines().find((line) => line['msg'] === 'shifts rendered');
+    expect(rendered?.['threadBatches']).toBeGreaterThan(20);
+    expect(Number(rendered?.['styleRetries'])).toBeLessThan(Number(rendered?.['threadBatches']) / 4);
+  });
+
+  it('fails the export when a render thread dies, publishing nothing', async () => {
+    const dest = folder();
+    const onStart = (message: unknown): void => {
+      void (message as { thread: Worker }).thread.terminate();
+    };
+    subscribe(renderThreadStarted.name, onStart);
+    try {
+      await expect(exportWith(2, dest)).rejects.toMatchObject({
+        code: 'EXPORT_THREAD_FAILED',
+        retryable: true,
+      });
+    } finally {
+      unsubscribe(renderThreadStarted.name, onStart);
+    }
+    expect(readdirSync(dest)).toEqual([]);
+  });
+});

@@ -1,0 +1,180 @@
+// The shifts rendered on render threads are the same bytes as rendered on the export's thread
+// (issue 14): generated reports — rejected rows, duplicates, rows outside the period, texts that
+// need quoting or escaping, a row whose bytes are not UTF-8, location columns empty for a while
+// and then not (a workbook style registered late) — are parsed by the real scanner in batches of
+// random sizes, run through the pipeline, and written by ShiftRowsOutput with 0 to 3 render
+// threads and Shifts sheets of random length (rolling over within and between batches).
+// shifts.csv and the whole workbook must be equal, byte for byte, to the single-threaded ones.
+
+import { Writable } from 'node:stream';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SHIFT_COLUMNS } from '../../src/domain/shift-columns.js';
+import type { ShiftRecord } from '../../src/domain/shift-record.js';
+import { ShiftPipeline } from '../../src/pipeline/shift-pipeline.js';
+import { CsvTableWriter, type CsvTableOptions } from '../../src/render/csv/csv-table-writer.js';
+import { ShiftsWorkbookWriter } from '../../src/render/xlsx/shifts-workbook-writer.js';
+import { RenderPool } from '../../src/export/render-pool.js';
+import { ShiftRowsOutput } from '../../src/export/shift-rows-output.js';
+import type { ExportSummaries } from '../../src/domain/summary.js';
+import { JsonArrayScanner } from '../../src/wfm/json-array-scanner.js';
+import { shiftRow } from '../pipeline/support/shift-rows.js';
+
+const MAY = { from: '2024-05-01', to: '2024-05-03' };
+const DIVISIONS = new Map([
+  [7, { name: 'North', externalId: 'N-7', managers: 'Anna Ivanova <a.ivanova>', textReplaced: false }],
+]);
+const CSV: CsvTableOptions = { delimiter: ';', decimal: ',', bom: true };
+const CREATED_AT = new Date('2024-05-04T00:00:00Z');
+
+// Pools are started once: a thread costs tens of milliseconds to start.
+const pools = new Map<number, RenderPool>();
+function poolOf(threads: number): RenderPool | undefined {
+  if (threads === 0) return undefined;
+  let pool = pools.get(threads);
+  if (pool === undefined) {
+    pool = new RenderPool(threads, { divisions: DIVISIONS, csv: CSV });
+    pools.set(threads, pool);
+  }
+  return pool;
+}
+afterAll(async () => {
+  await Promise.all([...pools.values()].map((pool) => pool.close()));
+});
+
+class Collected extends Writable {
+  readonly parts: Buffer[] = [];
+  override _write(chunk: Buffer, _encoding: string, callback: () => void): void {
+    this.parts.push(Buffer.from(chunk));
+    callback();
+  }
+  bytes(): Buffer {
+    return Buffer.concat(this.parts);
+  }
+}
+
+const EMPTY_SUMMARIES = (pipeline: ShiftPipeline): ExportSummaries => pipeline.finish();
+
+/** Batches whose every file's rows came from a thread, over the whole property. */
+let threadRendered = 0;
+let threadBatches = 0;
+
+interface Written {
+  readonly csv: Buffer;
+  readonly xlsx: Buffer;
+}
+
+async function write(
+  body: Buffer,
+  batchBytes: number,
+  threads: number,
+  sheetRowLimit: number,
+): Promise<Written> {
+  const scanner = new JsonArrayScanner({ maxBodyBytes: 1 << 30, maxRowBytes: 1 << 20, batchBytes });
+  const pipeline = new ShiftPipeline({ period: MAY, divisions: DIVISIONS });
+  const csvOut = new Collected();
+  const xlsxOut = new Collected();
+  const csv = new CsvTableWriter<ShiftRecord>(SHIFT_COLUMNS, csvOut, CSV);
+  const workbook = new ShiftsWorkbookWriter(xlsxOut, {
+    createdAt: CREATED_AT,
+    creator: 'test',
+    matchRateThreshold: 0.8,
+    sheetRowLimit,
+  });
+  const pool = poolOf(threads);
+  const output = new ShiftRowsOutput({ csv, workbook, pool });
+  const take = async (batch: ReturnType<JsonArrayScanner['push']>): Promise<void> => {
+    const parsed = pool === undefined ? undefined : batch.texts?.parsedBatch?.();
+    const { shifts, rowIndexes } = pipeline.processBatch(batch);
+    await output.add(shifts, rowIndexes, parsed);
+  };
+  // Chunks of a few hundred bytes, so batches end wherever batchBytes puts them.
+  for (let at = 0; at < body.length; at += 377) await take(scanner.push(body.subarray(at, at + 377)));
+  await take(scanner.end());
+  await output.flush();
+  await csv.end();
+  const counts = pipeline.counts;
+  await workbook.finish(EMPTY_SUMMARIES(pipeline), {
+    period: MAY,
+    generatedAt: CREATED_AT,
+    sourceBaseUrl: 'http://upstream.test',
+    counts,
+    exportId: 'test',
+    toolVersion: '0',
+    changes: {},
+  });
+  if (pool !== undefined) {
+    threadBatches += output.threadBatches + output.localBatches;
+    threadRendered += output.threadBatches - output.styleRetries;
+  }
+  return { csv: csvOut.bytes(), xlsx: xlsxOut.bytes() };
+}
+
+type Kind = 'clean' | 'rejected' | 'outside' | 'quoted' | 'formula' | 'no-location' | 'not-utf8';
+const generatedRow = fc.record({
+  id: fc.integer({ min: 1, max: 60 }),
+  day: fc.integer({ min: 1, max: 3 }),
+  kind: fc.constantFrom<Kind>(
+    'clean',
+    'clean',
+    'clean',
+    'rejected',
+    'outside',
+    'quoted',
+    'formula',
+    'no-location',
+    'not-utf8',
+  ),
+});
+
+function rowText({ id, day, kind }: { id: number; day: number; kind: Kind }): Buffer {
+  const utc = Date.UTC(2024, 4, kind === 'outside' ? 9 : day, 6) / 1000;
+  const iso = (s: number): string => new Date(s * 1000).toISOString().slice(0, 19);
+  const patch: Record<string, unknown> = { id, start_time: iso(utc), finish_time: iso(utc + 28_800) };
+  if (kind === 'rejected') patch['duration'] = -1;
+  if (kind === 'quoted') patch['comment'] = 'said "late"; left at 5,5\nnext line — ё';
+  if (kind === 'formula') patch['user_display_name'] = '=HYPERLINK("x")';
+  if (kind === 'no-location')
+    Object.assign(patch, {
+      start_location_lat: null,
+      start_location_lon: null,
+      start_location_distance: null,
+      start_location_match: null,
+    });
+  if (kind !== 'not-utf8') return Buffer.from(JSON.stringify(shiftRow(patch)));
+  const text = JSON.stringify(shiftRow({ ...patch, comment: 'XX' }));
+  const bytes = Buffer.from(text);
+  const at = bytes.indexOf('XX');
+  bytes[at] = 0xff;
+  return bytes;
+}
+
+function body(rows: readonly Buffer[]): Buffer {
+  const parts: Buffer[] = [Buffer.from('[')];
+  rows.forEach((row, i) => parts.push(Buffer.from(i === 0 ? '' : ',\n'), row));
+  parts.push(Buffer.from(']'));
+  return Buffer.concat(parts);
+}
+
+describe('shifts rendered on render threads', () => {
+  it('are the same bytes as on the export thread, whatever the threads, batches and sheet length (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(generatedRow, { minLength: 1, maxLength: 160 }),
+        fc.integer({ min: 200, max: 6000 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 3, max: 200 }),
+        async (rows, batchBytes, threads, sheetRowLimit) => {
+          const report = body(rows.map(rowText));
+          const alone = await write(report, batchBytes, 0, sheetRowLimit);
+          const together = await write(report, batchBytes, threads, sheetRowLimit);
+          expect(together.csv.equals(alone.csv)).toBe(true);
+          expect(together.xlsx.equals(alone.xlsx)).toBe(true);
+        },
+      ),
+      { numRuns: 40 },
+    );
+    // Small sheets roll over often and a new style sends a batch back: most batches still render there.
+    expect(threadRendered).toBeGreaterThan(threadBatches / 4);
+  });
+});
