@@ -16,6 +16,8 @@ export interface BenchLine {
   readonly byStageTime: boolean;
   /** Measured against a sandbox whose every row is its own user (--cardinality). */
   readonly userPerRow?: boolean;
+  /** Settings of this line's runs, over the bench's own environment. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export const EXPORT_RSS_LIMIT_MB = 250;
@@ -69,6 +71,16 @@ const LINES: Record<string, BenchLine> = {
     targetRowsPerSecond: 40_000,
     rssLimitMb: EXPORT_RSS_LIMIT_MB,
     byStageTime: false,
+  },
+  // Issue 14: the line above runs at the default EXPORT_THREADS (one per CPU), this one at 1.
+  'csv,xlsx@1': {
+    name: 'csv+xlsx e2e, 1 thread',
+    kind: 'csv,xlsx',
+    what: '`run --format csv,xlsx` with EXPORT_THREADS=1: rendered on the export thread alone',
+    targetRowsPerSecond: 40_000,
+    rssLimitMb: EXPORT_RSS_LIMIT_MB,
+    byStageTime: false,
+    env: { EXPORT_THREADS: '1' },
   },
   parquet: {
     name: 'parquet e2e',
@@ -128,6 +140,7 @@ export function headlineLines(formats: string | undefined, cardinality = false):
     line('stages'),
     line('duckdb'),
     ...e2e.map(line),
+    ...(e2e.includes('csv,xlsx') ? [line('csv,xlsx@1')] : []),
     ...(wantsXlsx ? [line('xlsx-render')] : []),
     ...(cardinality ? [line('cardinality')] : []),
   ];

@@ -11,8 +11,8 @@
 //   --threads N       DuckDB's threads on the duckdb line (default 2)
 //   --client          the client alone (ceiling, ingest): rows/s and peak RSS, RSS < 150 MB
 //   --lines K,K,..    only these lines, by kind (ceiling, ingest, stages, duckdb, csv, xlsx,
-//                     csv,xlsx is written csv+xlsx here, parquet, csv+parquet, xlsx-render,
-//                     cardinality)
+//                     csv,xlsx is written csv+xlsx here, csv+xlsx@1 (at EXPORT_THREADS=1),
+//                     parquet, csv+parquet, xlsx-render, cardinality)
 //   --no-record       print only: no bench/results/*.json, no README history row (CI smoke)
 //
 // The sandbox runs in a child process; each measured run in another (measure.ts), so its CPU time
@@ -212,7 +212,7 @@ function measureOnSandbox(
               ? { reportFile: report.path, reportRows: report.rows, threads: duckdbThreads }
               : {}),
           };
-          results.push(measureOnce(input, line.kind === 'duckdb' ? {} : target.env));
+          results.push(measureOnce(input, line.kind === 'duckdb' ? {} : { ...target.env, ...line.env }));
           process.stderr.write(`  ${line.name} run ${i + 1}/${timesEach} done\n`);
         }
         return summarise(line, results);

@@ -54,7 +54,8 @@ Examples:
     const queueConfig = loadQueueConfig(io.env);
     const tuning = loadQueueTuning(io.env);
     const schedule = loadScheduleConfig(io.env);
-    const exportConfig = loadExportConfig(io.env);
+    // Concurrent exports share the CPUs: each gets its part as render threads (EXPORT_THREADS).
+    const exportConfig = loadExportConfig(io.env, queueConfig.concurrency);
     const wfm = requireUpstream(loadWfmConfig(io.env));
     const notify = loadNotifyConfig(io.env);
     const logger = createLogger({

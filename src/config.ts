@@ -307,7 +307,7 @@ const exportVariables = {
     'EXPORT_THREADS',
     z.coerce.number().int().min(1).max(256).optional(),
     "Threads that render an export's Shifts sheet and shifts.csv when it writes a workbook, the export's own thread included (1: that thread alone). A CSV-only export renders on its own thread (a render thread would parse each batch again, which costs more than the CSV it saves). The files are the same bytes whatever the number.",
-    { docDefault: 'the number of CPUs (os.availableParallelism())' },
+    { docDefault: 'the CPUs (os.availableParallelism()); in a worker, the CPUs over WORKER_CONCURRENCY' },
   ),
   csvDelimiter: envVar(
     'CSV_DELIMITER',
@@ -346,7 +346,11 @@ export type ExportConfig = Omit<Loaded<typeof exportVariables>, 'csvDecimal' | '
   readonly threads: number;
 };
 
-export function loadExportConfig(env: Env = process.env): ExportConfig {
+/**
+ * `concurrentExports`: how many exports the process runs at once (a worker's WORKER_CONCURRENCY),
+ * among which the CPUs are shared when EXPORT_THREADS is not set.
+ */
+export function loadExportConfig(env: Env = process.env, concurrentExports = 1): ExportConfig {
   const config = loadDeclared(env, exportVariables);
   // A decimal comma is what a `;` delimiter is chosen for: European locales read both.
   const csvDecimal = config.csvDecimal ?? (config.csvDelimiter === ';' ? ',' : '.');
@@ -356,7 +360,8 @@ export function loadExportConfig(env: Env = process.env): ExportConfig {
       { variable: 'CSV_DECIMAL' },
     );
   }
-  return Object.freeze({ ...config, csvDecimal, threads: config.threads ?? availableParallelism() });
+  const threads = config.threads ?? Math.max(1, Math.floor(availableParallelism() / concurrentExports));
+  return Object.freeze({ ...config, csvDecimal, threads });
 }
 
 // --- s3 ------------------------------------------------------------------------------------------

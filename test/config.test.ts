@@ -1,5 +1,5 @@
 import { readFileSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -124,6 +124,16 @@ describe('config', () => {
       /^CSV_DECIMAL "," needs CSV_DELIMITER ";" or "tab"/,
     );
     expect(configError(() => loadExportConfig({ CSV_DECIMAL: ';' })).message).toContain('CSV_DECIMAL');
+  });
+
+  it('renders on one thread per CPU unless EXPORT_THREADS says otherwise; a worker shares the CPUs among its exports', () => {
+    const cpus = availableParallelism();
+    expect(loadExportConfig({}).threads).toBe(cpus);
+    expect(loadExportConfig({}, 2).threads).toBe(Math.max(1, Math.floor(cpus / 2)));
+    expect(loadExportConfig({}, cpus * 4).threads).toBe(1);
+    expect(loadExportConfig({ EXPORT_THREADS: '3' }, 2).threads).toBe(3);
+    for (const bad of ['0', '-1', '1.5', 'many', '257'])
+      expect(configError(() => loadExportConfig({ EXPORT_THREADS: bad })).message).toMatch(/^EXPORT_THREADS/);
   });
 
   it('reads the token from WFM_TOKEN_FILE, trimmed, and never shows it in errors', () => {

@@ -23,4 +23,10 @@ describe('headlineLines', () => {
         .map((l) => l.name),
     ).toEqual(['csv e2e, user per row']);
   });
+
+  it('measures the workbook line at the default EXPORT_THREADS and at 1', () => {
+    const lines = headlineLines('csv,xlsx').filter((l) => l.kind === 'csv,xlsx');
+    expect(lines.map((l) => l.env?.['EXPORT_THREADS'])).toEqual([undefined, '1']);
+    expect(headlineLines('csv').some((l) => l.env !== undefined)).toBe(false);
+  });
 });

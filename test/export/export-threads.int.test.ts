@@ -8,18 +8,18 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportFormat } from '../../src/config.js';
 import { createDestination } from '../../src/destinations/create-destination.js';
-import { createLogger, silentLogger, type Logger } from '../../src/logger.js';
+import { silentLogger, type Logger } from '../../src/logger.js';
 import { renderThreadStarted } from '../../src/export/render-pool.js';
 import { runExport } from '../../src/export/run-export.js';
 import type { Manifest } from '../../src/render/manifest.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { WfmClient } from '../../src/wfm/wfm-client.js';
 import { startTestSandbox, TEST_SANDBOX_END_DATE } from '../support/sandbox.js';
+import { capturingLogger } from '../destinations/export-helpers.js';
 import { testWfmConfig } from '../wfm/wfm-test-support.js';
 
 const PERIOD = { from: '2024-03-25', to: TEST_SANDBOX_END_DATE };
@@ -105,31 +105,10 @@ function hashes(manifest: Manifest): Record<string, string> {
   return Object.fromEntries(manifest.files.map((file) => [file.name, file.sha256]));
 }
 
-/** A logger at debug whose lines are kept. */
-function recordingLogger(): { logger: Logger; lines: () => Record<string, unknown>[] } {
-  const text: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      text.push(chunk.toString('utf8'));
-      callback();
-    },
-  });
-  const logger = createLogger({ level: 'debug', destination });
-  return {
-    logger,
-    lines: () =>
-      text
-        .join('')
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as Record<string, unknown>),
-  };
-}
-
 describe('EXPORT_THREADS', () => {
   it('writes the same bytes with 1, 2 and 3 threads, and the same as before render threads (golden)', async () => {
     const one = await exportWith(1, folder());
-    const recorded = recordingLogger();
+    const recorded = capturingLogger();
     const two = await exportWith(2, folder(), ['csv', 'xlsx'], recorded.logger);
     const three = await exportWith(3, folder());
     expect(one.counts.exported).toBeGreaterThan(3000);

@@ -12,12 +12,18 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Env for a child CLI: only what the test gives, plus PATH and a quiet AWS SDK. */
+/**
+ * Env for a child CLI: only what the test gives, plus PATH and a quiet AWS SDK — and the test run's
+ * EXPORT_THREADS, so that a whole suite can run at a thread count (.ci/run runs the reliability
+ * suite at the default and at 1).
+ */
 export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const threads = process.env['EXPORT_THREADS'];
   return {
     PATH: process.env['PATH'] ?? '',
     HOME: process.env['HOME'] ?? '/tmp',
     LOG_LEVEL: 'warn',
+    ...(threads === undefined ? {} : { EXPORT_THREADS: threads }),
     ...extra,
   };
 }
