@@ -128,22 +128,21 @@ export class CsvTableWriter<R> {
 
   /**
    * Adds `rows` records already encoded by a CsvRecordEncoder of the same columns and options
-   * (CsvRecordEncoder.records); the file is the same as if each had been written.
+   * (CsvRecordEncoder.records); the file is the same as if each had been written. The bytes are
+   * copied: `records` is free again when this returns.
    */
   writeEncoded(records: Buffer, rows: number): Promise<void> | undefined {
     if (this.#ended) throw new Error('CsvTableWriter.writeEncoded() after end()');
     this.#sink.throwIfBroken();
     this.#rows += rows;
     let ready = true;
-    if (records.length > CHUNK_CAPACITY - this.#used) {
-      if (this.#used > 0) ready = this.#sendChunk();
-      if (records.length > CHUNK_CAPACITY) {
-        ready = this.#sink.send(records) && ready;
-        return ready ? this.#sink.pendingDrain : this.#sink.waitForDrain();
-      }
+    for (let at = 0; at < records.length;) {
+      // #used stays below CSV_CHUNK_BYTES between calls, and the chunk holds more.
+      const copied = records.copy(this.#chunk, this.#used, at, at + CSV_CHUNK_BYTES - this.#used);
+      this.#used += copied;
+      at += copied;
+      if (this.#used >= CSV_CHUNK_BYTES) ready = this.#sendChunk() && ready;
     }
-    this.#used += records.copy(this.#chunk, this.#used);
-    if (this.#used >= CSV_CHUNK_BYTES) ready = this.#sendChunk() && ready;
     return ready ? this.#sink.pendingDrain : this.#sink.waitForDrain();
   }
 

@@ -115,14 +115,19 @@ export class TableSheet {
 
   /**
    * Adds `rows` data rows rendered elsewhere (another thread) as UTF-8 row XML, numbered from
-   * `firstRow`, which must be the next row number of this sheet.
+   * `firstRow`, which must be the next row number of this sheet. The bytes are copied: `xml` is
+   * free again when this returns.
    */
   addRowXml(xml: Buffer, rows: number, firstRow: number): void {
     if (firstRow !== this.rowCount + 1)
       throw new Error(`rows rendered from row ${firstRow} cannot follow row ${this.rowCount}`);
-    this.flush();
     this.rowCount += rows;
-    if (xml.length > 0) this.sheet.writeRowXml(xml);
+    for (let at = 0; at < xml.length;) {
+      if (this.blockUsed === this.block.length) this.flush();
+      const copied = xml.copy(this.block, this.blockUsed, at, at + this.block.length - this.blockUsed);
+      this.blockUsed += copied;
+      at += copied;
+    }
   }
 
   /** Hands the encoded rows to the sheet (the pacer then sees them as backlog). */

@@ -12,6 +12,7 @@ import { cellFormatter, CellValueError, type CellFormat } from '../../../src/ren
 import { csvStringifyOptions } from './csv-stringify-options.js';
 import {
   CSV_CHUNK_BYTES,
+  CsvRecordEncoder,
   CsvSinkError,
   CsvTableWriter,
   type CsvTableOptions,
@@ -106,6 +107,39 @@ const randomTable = fc
   );
 
 describe('CsvTableWriter', () => {
+  it('writes records encoded elsewhere (CsvRecordEncoder.records) as the same bytes, in runs of any length', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1_000, max: 3_000 }),
+        fc
+          .array(fc.integer({ min: 1, max: 900 }), { minLength: 1, maxLength: 6 })
+          .map((runs) => [...runs, 400]),
+        async (count, runs) => {
+          const records = syntheticShiftRecords(count);
+          const options: CsvTableOptions = { delimiter: ';', bom: true, decimal: ',' };
+          const one = await render(SHIFT_COLUMNS, records, options);
+          const sink = new PassThrough();
+          const bytes = readAllBytes(sink);
+          const writer = new CsvTableWriter(SHIFT_COLUMNS, sink, options);
+          const encoder = new CsvRecordEncoder(SHIFT_COLUMNS, options);
+          // Runs of records, some far above a chunk (64 KiB).
+          for (let at = 0, r = 0; at < records.length; r++) {
+            const run = records.slice(at, at + (runs[r % runs.length] ?? 1));
+            at += run.length;
+            const encoded = encoder.records(run);
+            const wait = writer.writeEncoded(encoded, run.length);
+            encoded.fill(0); // free again once written: the writer must have copied it
+            if (wait) await wait;
+          }
+          const result = await writer.end();
+          expect((await bytes).equals(one.bytes)).toBe(true);
+          expect(result).toEqual(one.result);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+
   it('writes byte for byte what csv-stringify writes, and csv-parse reads back the formatted cells', async () => {
     await fc.assert(
       fc.asyncProperty(randomTable, async ({ kinds, rows, options }) => {
