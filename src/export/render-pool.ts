@@ -1,6 +1,6 @@
 // The threads that render exported shifts beside the export's own (EXPORT_THREADS − 1 of them):
-// each takes batches in turn (round robin; batches are alike in size) and answers them in the
-// order it got them, so the pool answers every batch, and the export writes them in report order.
+// each takes batches in turn (round robin) and answers them in the order it got them; the export
+// awaits each batch's answer in report order (shift-rows-output.ts).
 //
 // A thread that ends unexpectedly (an uncaught error, out of memory, terminated) fails every
 // batch still waiting with a retryable EXPORT_THREAD_FAILED, and the export fails before

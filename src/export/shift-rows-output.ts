@@ -61,7 +61,7 @@ export class ShiftRowsOutput {
     if (records.length === 0 || (this.#csv === undefined && this.#workbook === undefined)) return;
     const pool = this.#pool;
     const firstRow = this.#planRows(records.length);
-    const styles = this.#workbook?.nextShiftRows().styles;
+    const styles = this.#workbook?.shiftStyles();
     // Before the first row is written no style is known, and a thread could not render the sheet.
     const local = styles !== undefined && (firstRow === undefined || styles.row === null);
     if (pool === undefined || batch === undefined || local) {

@@ -141,22 +141,14 @@ export class ShiftsWorkbookWriter {
     return this.pacer.afterRow();
   }
 
-  /**
-   * Where the next shift rows go, for rendering them elsewhere (shift-rows-xml.ts): the row number
-   * of the next one, how many more the current Shifts sheet takes, and the style ids it has.
-   */
-  nextShiftRows(): { readonly firstRow: number; readonly room: number; readonly styles: ShiftStyleIds } {
-    const dataRows = this.shiftsSheet.dataRows;
-    return {
-      firstRow: dataRows + 2,
-      room: this.sheetRowLimit - dataRows,
-      styles: shiftStyleIds(this.shiftsSheet.knownStyles()),
-    };
+  /** The style ids the current Shifts sheet has registered, for rendering rows elsewhere (shift-rows-xml.ts). */
+  shiftStyles(): ShiftStyleIds {
+    return shiftStyleIds(this.shiftsSheet.knownStyles());
   }
 
   /**
-   * Writes `rows` shifts rendered elsewhere (renderShiftRowsXml) from row `firstRow`, which must
-   * be nextShiftRows().firstRow, within its room; await the returned promise.
+   * Writes `rows` shifts rendered elsewhere (renderShiftRowsXml), numbered from `firstRow`: the
+   * next row of the current Shifts sheet, and all within it. Await the returned promise.
    */
   addRenderedShifts(xml: Buffer, rows: number, firstRow: number): Promise<void> {
     this.assertOpen('addRenderedShifts');
