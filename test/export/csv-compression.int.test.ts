@@ -10,14 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadExportConfig, loadS3Config, loadWfmConfig, requireUpstream } from '../../src/config.js';
-import { PeriodExport } from '../../src/export/period-export.js';
 import type { ExportResult } from '../../src/export/run-export.js';
-import { silentLogger } from '../../src/logger.js';
 import type { Manifest } from '../../src/render/manifest.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { startTestS3Server, type TestS3Server } from '../support/s3-server.js';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
+import { exportPeriod } from '../support/period-export.js';
 
 const PERIOD = { from: '2024-03-28', to: '2024-03-30' };
 const CSV_FILES = [
@@ -60,18 +58,7 @@ async function exportTo(dest: string, settings: Record<string, string>): Promise
     S3_FORCE_PATH_STYLE: 'true',
     ...settings,
   };
-  const periodExport = await PeriodExport.open({
-    dest,
-    exportConfig: loadExportConfig(env),
-    wfm: requireUpstream(loadWfmConfig(env)),
-    s3Config: () => loadS3Config(env),
-    logger: silentLogger,
-  });
-  try {
-    return await periodExport.run({ period: PERIOD, formats: ['csv'] });
-  } finally {
-    await periodExport.close();
-  }
+  return (await exportPeriod(env, PERIOD, ['csv'])).result;
 }
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');

@@ -9,14 +9,12 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadExportConfig, loadS3Config, loadWfmConfig, requireUpstream } from '../../src/config.js';
 import { SHIFT_COLUMNS } from '../../src/domain/shift-columns.js';
-import { PeriodExport } from '../../src/export/period-export.js';
-import { silentLogger } from '../../src/logger.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { TOOL_NAME, TOOL_VERSION } from '../../src/version.js';
 import { csvRecordsUnguarded, differences, readParquet } from '../support/parquet-reader.js';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
+import { exportPeriod } from '../support/period-export.js';
 
 const PERIOD = { from: '2024-03-01', to: '2024-03-31' };
 
@@ -36,16 +34,7 @@ afterAll(async () => {
 describe('an export with --format csv,parquet', () => {
   it('writes shifts.parquet that DuckDB reads back equal to shifts.csv, listed in the manifest', async () => {
     const env = { EXPORT_DEST: dest, WFM_BASE_URL: sandbox.url, WFM_TOKEN: SANDBOX_READER_TOKEN };
-    const periodExport = await PeriodExport.open({
-      dest,
-      exportConfig: loadExportConfig(env),
-      wfm: requireUpstream(loadWfmConfig(env)),
-      s3Config: () => loadS3Config(env),
-      logger: silentLogger,
-    });
-    const result = await periodExport
-      .run({ period: PERIOD, formats: ['csv', 'parquet'] })
-      .finally(() => periodExport.close());
+    const { result } = await exportPeriod(env, PERIOD, ['csv', 'parquet']);
 
     const exported = result.manifest.counts.exported;
     expect(exported).toBeGreaterThan(1000);

@@ -7,14 +7,12 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadExportConfig, loadS3Config, loadWfmConfig, requireUpstream } from '../../src/config.js';
-import { PeriodExport } from '../../src/export/period-export.js';
-import { silentLogger } from '../../src/logger.js';
 import { parseManifest } from '../../src/render/manifest.js';
 import type { ExportFormat } from '../../src/config.js';
 import type { ExportResult } from '../../src/export/run-export.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
+import { exportPeriod } from '../support/period-export.js';
 
 const DAY = '2024-03-30';
 
@@ -36,19 +34,7 @@ async function exportOnce(
   csv: Record<string, string> = {},
 ): Promise<{ result: ExportResult; wireBytes: number }> {
   const env = { EXPORT_DEST: dest, WFM_BASE_URL: sandbox.url, WFM_TOKEN: SANDBOX_READER_TOKEN, ...csv };
-  const periodExport = await PeriodExport.open({
-    dest,
-    exportConfig: loadExportConfig(env),
-    wfm: requireUpstream(loadWfmConfig(env)),
-    s3Config: () => loadS3Config(env),
-    logger: silentLogger,
-  });
-  try {
-    const result = await periodExport.run({ period: { from: DAY, to: DAY }, formats });
-    return { result, wireBytes: periodExport.upstreamTraffic.wireBytes };
-  } finally {
-    await periodExport.close();
-  }
+  return exportPeriod(env, { from: DAY, to: DAY }, formats);
 }
 
 describe('PeriodExport', () => {

@@ -6,11 +6,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadExportConfig, loadS3Config, loadWfmConfig, requireUpstream } from '../../src/config.js';
-import { PeriodExport } from '../../src/export/period-export.js';
-import { silentLogger } from '../../src/logger.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
+import { exportPeriod } from '../support/period-export.js';
 
 const PERIOD = { from: '2024-03-10', to: '2024-03-31' };
 const SUMMARIES = ['summary_by_user.csv', 'summary_by_shop.csv', 'summary_by_region.csv'];
@@ -44,19 +42,8 @@ async function exportWith(memoryMb: string, name: string): Promise<{ dir: string
   };
   // os.tmpdir() reads TMPDIR when it is called: the export's temp files go here.
   process.env['TMPDIR'] = temp;
-  const periodExport = await PeriodExport.open({
-    dest,
-    exportConfig: loadExportConfig(env),
-    wfm: requireUpstream(loadWfmConfig(env)),
-    s3Config: () => loadS3Config(env),
-    logger: silentLogger,
-  });
-  try {
-    const result = await periodExport.run({ period: PERIOD, formats: ['csv', 'xlsx'] });
-    return { dir: result.location, temp };
-  } finally {
-    await periodExport.close();
-  }
+  const { result } = await exportPeriod(env, PERIOD, ['csv', 'xlsx']);
+  return { dir: result.location, temp };
 }
 
 // ~6,000 users of ~350 estimated bytes each: about 2 MB of groups against a budget of 1 MB.

@@ -10,7 +10,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadExportConfig, loadS3Config, loadWfmConfig, requireUpstream } from '../../src/config.js';
 import type { Column } from '../../src/domain/column.js';
 import { REJECTED_COLUMNS } from '../../src/domain/rejected-row.js';
 import { SHIFT_COLUMNS } from '../../src/domain/shift-columns.js';
@@ -21,8 +20,6 @@ import {
   SHOP_SUMMARY_COLUMNS,
   USER_SUMMARY_COLUMNS,
 } from '../../src/domain/summary-columns.js';
-import { PeriodExport } from '../../src/export/period-export.js';
-import { silentLogger } from '../../src/logger.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
 import {
@@ -33,6 +30,7 @@ import {
   pdfPageTexts,
   type PagePicture,
 } from '../support/workbook-readers.js';
+import { exportPeriod } from '../support/period-export.js';
 
 const PERIOD = { from: '2024-03-25', to: '2024-03-31' };
 
@@ -134,16 +132,7 @@ beforeAll(async () => {
   });
   dest = mkdtempSync(join(tmpdir(), 'workbook-print-'));
   const env = { EXPORT_DEST: dest, WFM_BASE_URL: sandbox.url, WFM_TOKEN: SANDBOX_READER_TOKEN };
-  const periodExport = await PeriodExport.open({
-    dest,
-    exportConfig: loadExportConfig(env),
-    wfm: requireUpstream(loadWfmConfig(env)),
-    s3Config: () => loadS3Config(env),
-    logger: silentLogger,
-  });
-  const result = await periodExport
-    .run({ period: PERIOD, formats: ['xlsx'] })
-    .finally(() => periodExport.close());
+  const { result } = await exportPeriod(env, PERIOD, ['xlsx']);
   exported = result.manifest.counts.exported;
   pdf = await libreOfficePdf(join(result.location, 'shifts.xlsx'), join(dest, 'pdf'));
 }, 600_000);
