@@ -61,9 +61,10 @@ export class ShiftRowsOutput {
     if (records.length === 0 || (this.#csv === undefined && this.#workbook === undefined)) return;
     const pool = this.#pool;
     const firstRow = this.#planRows(records.length);
-    const styles = this.#workbook?.shiftStyles();
+    const threaded = pool !== undefined && batch !== undefined;
+    const styles = threaded ? this.#workbook?.shiftStyles() : undefined;
     // Before the first row is written no style is known, and a thread could not render the sheet.
-    const local = styles !== undefined && (firstRow === undefined || styles.row === null);
+    const local = !threaded || (styles !== undefined && (firstRow === undefined || styles.row === null));
     if (pool === undefined || batch === undefined || local) {
       if (pool !== undefined) this.localBatches++;
       this.#pending.push({ records, firstRow: undefined, rendered: undefined, ready: true });
