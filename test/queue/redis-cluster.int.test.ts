@@ -11,8 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { startRedisCluster, type RedisCluster } from '../support/redis-cluster.js';
 import { testPrefix } from '../support/redis-server.js';
-import { SANDBOX_ADMIN_TOKEN, startTestSandbox } from '../support/sandbox.js';
-import { cliOk, runQueueRound, startWorkerChild, stopWorkerChildren } from './support/queue-round.js';
+import { startTestSandbox } from '../support/sandbox.js';
+import {
+  cliOk,
+  expectFullRound,
+  queueRoundEnv,
+  ROUND_DAYS,
+  runQueueRound,
+  startWorkerChild,
+  stopWorkerChildren,
+} from './support/queue-round.js';
 import type { WorkerChild } from './support/worker-child.js';
 
 let cluster: RedisCluster;
@@ -29,23 +37,7 @@ beforeAll(async () => {
   // find the cluster (in production list several seeds).
   const queuePrimary = await cluster.primaryOf(await cluster.keySlot(prefix));
   const seed = cluster.ports.find((port) => port !== queuePrimary);
-  env = {
-    REDIS_URL: 'redis://127.0.0.1:1',
-    REDIS_CLUSTER_NODES: `127.0.0.1:${seed}`,
-    QUEUE_PREFIX: prefix,
-    REDIS_CONNECT_TIMEOUT_MS: '10000',
-    WFM_BASE_URL: sandbox.url,
-    WFM_TOKEN: SANDBOX_ADMIN_TOKEN,
-    WFM_RETRY_ATTEMPTS: '1',
-    EXPORT_DEST: dest,
-    EXPORT_FORMATS: 'csv',
-    JOB_BACKOFF_MS: '100',
-    WORKER_LOCK_DURATION_MS: '5000',
-    WORKER_STALLED_INTERVAL_MS: '2000',
-    // The scheduler's keys are part of what must share the queue's slot.
-    NIGHTLY_ENABLED: 'true',
-    LOG_LEVEL: 'info',
-  };
+  env = queueRoundEnv({ REDIS_CLUSTER_NODES: `127.0.0.1:${seed}`, QUEUE_PREFIX: prefix }, sandbox.url, dest);
   worker = await startWorkerChild(env);
 });
 
@@ -57,16 +49,7 @@ afterAll(async () => {
 
 describe('the queue on Redis Cluster', () => {
   it('runs worker, enqueue --wait, status, backfill and the API from one seed node', async () => {
-    const round = await runQueueRound(env, {
-      enqueue: '2024-03-30',
-      backfillFrom: '2024-03-27',
-      backfillTo: '2024-03-28',
-      api: '2024-03-29',
-    });
-    expect(round.enqueue.stdout).toMatch(/shifts exported +\d+/);
-    expect(round.status.stdout).toContain('completed');
-    expect(round.backfill.stdout).toContain('backfill-2024-03-27_2024-03-28');
-    expect(round.metrics).toMatch(/\nshift_export_exports_completed_total 4\n/);
+    expectFullRound(await runQueueRound(env, ROUND_DAYS));
   });
 
   it('keeps every key of the queue in its hash slot, on one primary', async () => {

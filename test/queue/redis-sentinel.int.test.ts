@@ -10,8 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { startRedisSentinelGroup, type RedisSentinelGroup } from '../support/redis-sentinel.js';
 import { testPrefix } from '../support/redis-server.js';
-import { SANDBOX_ADMIN_TOKEN, startTestSandbox } from '../support/sandbox.js';
-import { cliOk, runQueueRound, startWorkerChild, stopWorkerChildren } from './support/queue-round.js';
+import { startTestSandbox } from '../support/sandbox.js';
+import {
+  cliOk,
+  expectFullRound,
+  queueRoundEnv,
+  ROUND_DAYS,
+  runQueueRound,
+  startWorkerChild,
+  stopWorkerChildren,
+} from './support/queue-round.js';
 import type { WorkerChild } from './support/worker-child.js';
 
 let group: RedisSentinelGroup;
@@ -23,23 +31,11 @@ let worker: WorkerChild;
 beforeAll(async () => {
   [group, sandbox] = await Promise.all([startRedisSentinelGroup(), startTestSandbox({ rows: 500 })]);
   dest = mkdtempSync(join(tmpdir(), 'redis-sentinel-'));
-  env = {
-    REDIS_URL: 'redis://127.0.0.1:1',
-    REDIS_SENTINELS: group.sentinels,
-    REDIS_SENTINEL_NAME: group.name,
-    QUEUE_PREFIX: testPrefix(),
-    REDIS_CONNECT_TIMEOUT_MS: '10000',
-    WFM_BASE_URL: sandbox.url,
-    WFM_TOKEN: SANDBOX_ADMIN_TOKEN,
-    WFM_RETRY_ATTEMPTS: '1',
-    EXPORT_DEST: dest,
-    EXPORT_FORMATS: 'csv',
-    JOB_BACKOFF_MS: '100',
-    WORKER_LOCK_DURATION_MS: '5000',
-    WORKER_STALLED_INTERVAL_MS: '2000',
-    NIGHTLY_ENABLED: 'true',
-    LOG_LEVEL: 'info',
-  };
+  env = queueRoundEnv(
+    { REDIS_SENTINELS: group.sentinels, REDIS_SENTINEL_NAME: group.name, QUEUE_PREFIX: testPrefix() },
+    sandbox.url,
+    dest,
+  );
   worker = await startWorkerChild(env);
 });
 
@@ -51,16 +47,7 @@ afterAll(async () => {
 
 describe('the queue behind Redis Sentinel', () => {
   it('runs worker, enqueue --wait, status, backfill and the API through the Sentinels', async () => {
-    const round = await runQueueRound(env, {
-      enqueue: '2024-03-30',
-      backfillFrom: '2024-03-27',
-      backfillTo: '2024-03-28',
-      api: '2024-03-29',
-    });
-    expect(round.enqueue.stdout).toMatch(/shifts exported +\d+/);
-    expect(round.status.stdout).toContain('completed');
-    expect(round.backfill.stdout).toContain('backfill-2024-03-27_2024-03-28');
-    expect(round.metrics).toMatch(/\nshift_export_exports_completed_total 4\n/);
+    expectFullRound(await runQueueRound(env, ROUND_DAYS));
   });
 
   it('completes the next export after the primary is killed and the replica promoted', async () => {

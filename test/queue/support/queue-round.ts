@@ -4,8 +4,10 @@
 // read it back, /healthz and /metrics). Used by the Redis-shape tests and the failover scenarios.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { expect } from 'vitest';
 import { BIN, cliEnv, runCli, type CliRun } from '../../support/cli.js';
 import { freePort } from '../../support/redis-server.js';
+import { SANDBOX_ADMIN_TOKEN } from '../../support/sandbox.js';
 import { killAll, spawnWorker, type WorkerChild } from './worker-child.js';
 
 export const API_TOKEN = 'queue-round-api-token-7d3e';
@@ -96,6 +98,49 @@ export function jobIdOf(stdout: string): string {
   const id = /^(export-\S+|backfill-\S+)/m.exec(stdout)?.[1];
   if (id === undefined) throw new Error(`no job id in: ${stdout}`);
   return id;
+}
+
+/**
+ * A round's settings beside the Redis shape's own (`redis`): the sandbox, a folder, CSV only, one
+ * upstream attempt, short locks and backoff, and the nightly scheduler on (its keys must share the
+ * queue's slot too). REDIS_URL points at a closed port, so only the shape's variables can work.
+ */
+export function queueRoundEnv(
+  redis: Record<string, string>,
+  sandboxUrl: string,
+  dest: string,
+): Record<string, string> {
+  return {
+    REDIS_URL: 'redis://127.0.0.1:1',
+    ...redis,
+    REDIS_CONNECT_TIMEOUT_MS: '10000',
+    WFM_BASE_URL: sandboxUrl,
+    WFM_TOKEN: SANDBOX_ADMIN_TOKEN,
+    WFM_RETRY_ATTEMPTS: '1',
+    EXPORT_DEST: dest,
+    EXPORT_FORMATS: 'csv',
+    JOB_BACKOFF_MS: '100',
+    WORKER_LOCK_DURATION_MS: '5000',
+    WORKER_STALLED_INTERVAL_MS: '2000',
+    NIGHTLY_ENABLED: 'true',
+    LOG_LEVEL: 'info',
+  };
+}
+
+/** The days of a full round in the Redis-shape tests. */
+export const ROUND_DAYS: RoundDays = {
+  enqueue: '2024-03-30',
+  backfillFrom: '2024-03-27',
+  backfillTo: '2024-03-28',
+  api: '2024-03-29',
+};
+
+/** What a full round over ROUND_DAYS shows: each command's answer, and four exports completed. */
+export function expectFullRound(round: RoundOutcome): void {
+  expect(round.enqueue.stdout).toMatch(/shifts exported +\d+/);
+  expect(round.status.stdout).toContain('completed');
+  expect(round.backfill.stdout).toContain('backfill-2024-03-27_2024-03-28');
+  expect(round.metrics).toMatch(/\nshift_export_exports_completed_total 4\n/);
 }
 
 export interface RoundDays {
