@@ -11,8 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Redis } from 'ioredis';
-import { serverArgs, startRedisProcess, stopChild } from './redis-server.js';
+import { serverArgs, startRedisProcess, stopChild, withRedisAt } from './redis-server.js';
 import { tlsArgs, type TestCertificates } from './redis-tls.js';
 
 const run = promisify(execFile);
@@ -83,27 +82,9 @@ async function freeClusterPorts(extra: boolean): Promise<number[]> {
   throw new Error('no six free ports (with their cluster-bus ports) found');
 }
 
-async function withNode<T>(port: number, use: (redis: Redis) => Promise<T>): Promise<T> {
-  const redis = new Redis({
-    host: '127.0.0.1',
-    port,
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-    connectTimeout: 1000,
-  });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return await use(redis);
-  } finally {
-    redis.disconnect();
-  }
-}
-
 /** CLUSTER NODES as seen from `port`. */
 export async function clusterNodes(port: number): Promise<ClusterNodeInfo[]> {
-  const text = await withNode(port, (r) => r.call('CLUSTER', 'NODES') as Promise<string>);
+  const text = await withRedisAt(port, (r) => r.call('CLUSTER', 'NODES') as Promise<string>);
   return text
     .trim()
     .split('\n')
@@ -127,7 +108,7 @@ export async function clusterNodes(port: number): Promise<ClusterNodeInfo[]> {
 }
 
 async function clusterOk(port: number): Promise<boolean> {
-  const info = await withNode(port, (r) => r.call('CLUSTER', 'INFO') as Promise<string>);
+  const info = await withRedisAt(port, (r) => r.call('CLUSTER', 'INFO') as Promise<string>);
   return /cluster_state:ok/.test(info) && /cluster_known_nodes:6\b/.test(info);
 }
 
@@ -226,7 +207,7 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
   return {
     ports,
     seed: `127.0.0.1:${clusterPorts[0]}`,
-    keySlot: (key) => withNode(live()[0]!, (r) => r.call('CLUSTER', 'KEYSLOT', key) as Promise<number>),
+    keySlot: (key) => withRedisAt(live()[0]!, (r) => r.call('CLUSTER', 'KEYSLOT', key) as Promise<number>),
     async primaryOf(slot) {
       const port = await agreedPrimary(slot);
       if (port === undefined) throw new Error(`the nodes do not agree on the primary of slot ${slot}`);
@@ -263,7 +244,7 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
           `redis-cluster test helper: ${failure} within ${automaticMs / 1000} s; ` +
             `forcing CLUSTER FAILOVER TAKEOVER on port ${replica}\n${views}\n`,
         );
-        await withNode(replica, (r) => r.call('CLUSTER', 'FAILOVER', 'TAKEOVER'));
+        await withRedisAt(replica, (r) => r.call('CLUSTER', 'FAILOVER', 'TAKEOVER'));
       }
       await waitFor(promoted, timeoutMs - automaticMs, `${failure} (even after TAKEOVER)`);
       return found!;
@@ -274,7 +255,7 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
         const nodes = await clusterNodes(port);
         const me = nodes.find((n) => n.port === port);
         if (me?.role !== 'primary') continue;
-        byPort.set(port, await withNode(port, (r) => r.keys('*')));
+        byPort.set(port, await withRedisAt(port, (r) => r.keys('*')));
       }
       return byPort;
     },
@@ -289,7 +270,7 @@ const AUTOMATIC_FAILOVER_WAIT_MS = 20_000;
 async function describeNodes(ports: readonly number[]): Promise<string> {
   const views = await Promise.all(
     ports.map(async (port) => {
-      const text = await withNode(port, (r) => r.call('CLUSTER', 'NODES') as Promise<string>).catch(
+      const text = await withRedisAt(port, (r) => r.call('CLUSTER', 'NODES') as Promise<string>).catch(
         (error: unknown) => String(error),
       );
       return `-- as seen by ${port}:\n${text.trim()}`;
@@ -311,13 +292,13 @@ async function replicaOf(ports: readonly number[], primaryPort: number): Promise
 
 /** True for a primary, and for a replica whose link to its primary is up with no sync under way. */
 async function replicaInSync(port: number): Promise<boolean> {
-  const info = await withNode(port, (r) => r.call('INFO', 'replication') as Promise<string>);
+  const info = await withRedisAt(port, (r) => r.call('INFO', 'replication') as Promise<string>);
   if (/role:master/.test(info)) return true;
   return /master_link_status:up/.test(info) && /master_sync_in_progress:0/.test(info);
 }
 
 async function clusterInfoOk(port: number): Promise<boolean> {
-  const info = await withNode(port, (r) => r.call('CLUSTER', 'INFO') as Promise<string>);
+  const info = await withRedisAt(port, (r) => r.call('CLUSTER', 'INFO') as Promise<string>);
   return /cluster_state:ok/.test(info);
 }
 

@@ -7,9 +7,8 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { waitFor } from './redis-cluster.js';
-import { freePort, serverArgs, startRedisProcess, stopChild } from './redis-server.js';
+import { freePort, serverArgs, startRedisProcess, stopChild, withRedisAt } from './redis-server.js';
 
 export const SENTINEL_PRIMARY_NAME = 'shift-export-primary';
 /** How long the Sentinels wait before they call an unanswering primary down. */
@@ -28,23 +27,8 @@ export interface RedisSentinelGroup {
   close(): Promise<void>;
 }
 
-async function ask<T>(port: number, password: string | undefined, ...command: string[]): Promise<T> {
-  const redis = new Redis({
-    host: '127.0.0.1',
-    port,
-    ...(password === undefined ? {} : { password }),
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-    connectTimeout: 1000,
-  });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return (await redis.call(command[0]!, ...command.slice(1))) as T;
-  } finally {
-    redis.disconnect();
-  }
+function ask<T>(port: number, password: string | undefined, ...command: string[]): Promise<T> {
+  return withRedisAt(port, (redis) => redis.call(command[0]!, ...command.slice(1)) as Promise<T>, password);
 }
 
 export interface RedisSentinelOptions {

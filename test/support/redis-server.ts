@@ -160,3 +160,30 @@ export async function removeKeys(url: string, prefix: string): Promise<void> {
     redis.disconnect();
   }
 }
+
+/**
+ * One short connection to the server on `port` for `use`: no retries and a 1 s connect timeout, so
+ * a node a test has stopped fails at once instead of being waited for.
+ */
+export async function withRedisAt<T>(
+  port: number,
+  use: (redis: Redis) => Promise<T>,
+  password?: string,
+): Promise<T> {
+  const redis = new Redis({
+    host: '127.0.0.1',
+    port,
+    ...(password === undefined ? {} : { password }),
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 1000,
+  });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    return await use(redis);
+  } finally {
+    redis.disconnect();
+  }
+}
