@@ -65,11 +65,16 @@ export class RowHasher<R> {
         h2 = Math.imul(h2 ^ marker, 1597334677);
       }
     }
-    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-    h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-    h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-    target.writeUInt32LE(h1 >>> 0, offset);
-    target.writeUInt32LE(h2 >>> 0, offset + 4);
+    writeHashLanes(h1, h2, target, offset);
   }
+}
+
+/** The two lanes of a cyrb53-style hash mixed together (its last step), written as 8 bytes. */
+export function writeHashLanes(h1: number, h2: number, target: Buffer, offset: number): void {
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  target.writeUInt32LE(h1 >>> 0, offset);
+  target.writeUInt32LE(h2 >>> 0, offset + 4);
 }

@@ -1,6 +1,8 @@
 // A 64-bit hash of bytes (cyrb53's two lanes), for tests of the fingerprint files: they sort,
 // spill and compare whatever 8-byte hash they are given, so rows can be plain byte strings here.
 
+import { writeHashLanes } from '../../../src/changes/row-hash.js';
+
 export function hashBytes(record: Uint8Array, target: Buffer, offset: number): void {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
@@ -9,10 +11,5 @@ export function hashBytes(record: Uint8Array, target: Buffer, offset: number): v
     h1 = Math.imul(h1 ^ byte, 2654435761);
     h2 = Math.imul(h2 ^ byte, 1597334677);
   }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  target.writeUInt32LE(h1 >>> 0, offset);
-  target.writeUInt32LE(h2 >>> 0, offset + 4);
+  writeHashLanes(h1, h2, target, offset);
 }
