@@ -4,10 +4,9 @@
 // no row lost or duplicated, `enqueue --wait` completes or fails with one line, the worker keeps
 // running, and the next export completes.
 
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { BIN, cliEnv, runCli } from '../support/cli.js';
+import { cliEnv, runCli, startCli } from '../support/cli.js';
 import { startRedisCluster } from '../support/redis-cluster.js';
 import { testPrefix } from '../support/redis-server.js';
 import { startRedisSentinelGroup } from '../support/redis-sentinel.js';
@@ -73,27 +72,21 @@ async function failoverDuringExport(
   try {
     // Slow pages keep the export running while the primary dies.
     sandbox.setFaults({ wfm_timers: { latencyMs: 2000 } });
-    const child = spawn(process.execPath, [BIN, 'enqueue', '--from', FROM, '--to', TO, '--wait'], {
-      env: cliEnv(env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const enqueue = startCli(['enqueue', '--from', FROM, '--to', TO, '--wait'], cliEnv(env));
+    const { child, exited } = enqueue;
     const deadline = Date.now() + 30_000;
     // `enqueue --wait` prints each phase on stderr: "fetching" says the export is under way.
-    while (!stderr.includes('fetching') && Date.now() < deadline && child.exitCode === null)
+    while (!enqueue.stderr().includes('fetching') && Date.now() < deadline && child.exitCode === null)
       await new Promise((r) => setTimeout(r, 50));
-    if (!stderr.includes('fetching')) throw new Error(`the export did not start: ${stderr.trim()}`);
+    if (!enqueue.stderr().includes('fetching'))
+      throw new Error(`the export did not start: ${enqueue.stderr().trim()}`);
     const killed = await failover.killQueuePrimary(prefix);
     sandbox.clearFaults();
     const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
     const code = await exited;
     clearTimeout(timer);
-    keepText(`${name}-enqueue-wait`, `${stdout}\n${stderr}`);
-    const waitLines = stderr.trim().split('\n');
+    keepText(`${name}-enqueue-wait`, `${enqueue.stdout()}\n${enqueue.stderr()}`);
+    const waitLines = enqueue.stderr().trim().split('\n');
     let waitOutcome: string;
     if (code === 0) {
       waitOutcome = 'enqueue --wait completed';
@@ -101,7 +94,7 @@ async function failoverDuringExport(
       // Allowed: one clear last line. The job itself goes on: wait for it again.
       const last = waitLines.at(-1) ?? '';
       if (code === null || !/^shift-export enqueue: /.test(last))
-        throw new Error(`enqueue --wait ended ${code}: ${stderr.trim().slice(-300)}`);
+        throw new Error(`enqueue --wait ended ${code}: ${enqueue.stderr().trim().slice(-300)}`);
       const again = await runCli(['enqueue', '--from', FROM, '--to', TO, '--wait'], cliEnv(env), 120_000);
       if (again.code !== 0) throw new Error(`the export did not complete: ${again.stderr.trim()}`);
       waitOutcome = `enqueue --wait exit ${code} (${last.slice(0, 50)}…), the job completed`;

@@ -10,8 +10,7 @@ import { enqueueExport, type EnqueueResult } from '../../src/queue/enqueue-expor
 import { exportJobData, type ExportJobData } from '../../src/queue/export-job-data.js';
 import { waitForJob } from '../../src/queue/wait-for-job.js';
 import type { Queue } from 'bullmq';
-import { spawn } from 'node:child_process';
-import { BIN, cliEnv, runCli } from '../support/cli.js';
+import { cliEnv, runCli, startCli } from '../support/cli.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startApiChild } from './support/api-child.js';
 import { checkLocalExport } from './support/exported-ids.js';
@@ -206,18 +205,14 @@ describe('redis faults', () => {
       const world = await openQueueWorld('redis-down-wait', redis.url, sandbox);
       try {
         sandbox.setFaults({ wfm_timers: { latencyMs: 30_000 } });
-        const child = spawn(process.execPath, [BIN, 'enqueue', '--from', FROM, '--to', TO, '--wait'], {
-          env: cliEnv(world.harness.env),
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-        child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-        const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+        const enqueue = startCli(
+          ['enqueue', '--from', FROM, '--to', TO, '--wait'],
+          cliEnv(world.harness.env),
+        );
+        const { child, exited } = enqueue;
         const deadline = Date.now() + 20_000;
         // The job id on stdout says the job is queued and the command is waiting.
-        while (!stdout.includes('export-') && Date.now() < deadline)
+        while (!enqueue.stdout().includes('export-') && Date.now() < deadline)
           await new Promise((r) => setTimeout(r, 50));
         await redis.stop();
         const started = Date.now();
@@ -225,11 +220,13 @@ describe('redis faults', () => {
         const code = await exited;
         clearTimeout(timer);
         const ms = Date.now() - started;
-        keepText('redis-down-wait', `${stdout}\n${stderr}`);
+        keepText('redis-down-wait', `${enqueue.stdout()}\n${enqueue.stderr()}`);
         await redis.restart();
-        const last = stderr.trim().split('\n').at(-1) ?? '';
+        const last = enqueue.stderr().trim().split('\n').at(-1) ?? '';
         if (code === null || code === 0 || ms > 30_000 || !/REDIS/.test(last))
-          throw new Error(`exit ${code} ${ms} ms after Redis went down: ${stderr.trim().slice(0, 300)}`);
+          throw new Error(
+            `exit ${code} ${ms} ms after Redis went down: ${enqueue.stderr().trim().slice(0, 300)}`,
+          );
         return {
           outcome: `exit ${code} ${(ms / 1000).toFixed(1)} s after Redis went down: ${last.slice(0, 60)}…`,
         };

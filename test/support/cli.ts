@@ -1,7 +1,7 @@
 // Runs the built CLI (bin/shift-export.js → dist/) as a child process, the way a user or cron does.
 // `npm test` builds dist/ first.
 
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/shift-export.js', import.meta.url));
@@ -56,3 +56,22 @@ export const UNREACHABLE_SETTINGS: Readonly<Record<string, string>> = {
   REDIS_CONNECT_TIMEOUT_MS: '300',
   API_TOKENS: 'api-token-ok-0123456',
 };
+
+/** A CLI child still running: its output so far, and its exit code once it ends. */
+export interface StartedCli {
+  readonly child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  readonly exited: Promise<number | null>;
+}
+
+/** Starts `shift-export <args>` with `env` without waiting for it (runCli waits). */
+export function startCli(args: readonly string[], env: NodeJS.ProcessEnv): StartedCli {
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
