@@ -32,7 +32,8 @@ EXPORT_DEST_ALLOW (real paths compared) fails at once with DEST_NOT_ALLOWED, who
 NIGHTLY_TZ: yesterday plus LOOKBACK_DAYS days before it, each re-exported every night).
 
 Run as many workers as you like, on as many machines, against the same Redis: each takes
-WORKER_CONCURRENCY jobs at a time, each export on a thread of its own (so up to that many cores);
+WORKER_CONCURRENCY jobs at a time, each export on a thread of its own (so up to that many cores),
+its workbook rendered on EXPORT_THREADS threads (default: the CPUs over WORKER_CONCURRENCY);
 a job runs on one worker at a time.
 
 On SIGTERM or SIGINT the worker takes no new job, lets running exports finish within
