@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
-import { loadWfmConfig, requireUpstream } from '../src/config.js';
+import { loadWfmConfig, requireUpstream } from '../src/config/wfm-config.js';
 import { upstreamWindow, type Period } from '../src/domain/period.js';
 import type { ShiftRecord } from '../src/domain/shift-record.js';
 import { silentLogger } from '../src/logger.js';

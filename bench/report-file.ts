@@ -5,7 +5,7 @@
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { request } from 'undici';
-import { loadWfmConfig } from '../src/config.js';
+import { loadWfmConfig } from '../src/config/wfm-config.js';
 import { REPORT_PATH } from '../src/contract/finished-shift.js';
 import { upstreamWindow, type Period } from '../src/domain/period.js';
 import { parseContentRange } from '../src/wfm/content-range.js';

@@ -6,7 +6,8 @@
 // children's.
 
 import type { Job } from 'bullmq';
-import type { ExportConfig, S3Config } from '../src/config.js';
+import type { ExportConfig } from '../src/config/export-config.js';
+import type { S3Config } from '../src/config/s3-config.js';
 import { assertDestinationAllowed, destinationRoots } from '../src/destinations/allowed-destination.js';
 import { periodDates, type Period } from '../src/domain/period.js';
 import { ShiftExportError } from '../src/errors.js';

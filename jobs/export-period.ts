@@ -8,13 +8,15 @@
 
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { RedisClient } from '../src/queue/redis-connection.js';
-import type { ConnectedWfmConfig, ExportConfig, LogLevel, S3Config } from '../src/config.js';
+import type { ConnectedWfmConfig } from '../src/config/wfm-config.js';
+import type { ExportConfig } from '../src/config/export-config.js';
+import type { S3Config } from '../src/config/s3-config.js';
 import { assertDestinationAllowed, destinationRoots } from '../src/destinations/allowed-destination.js';
 import { parseDestination } from '../src/destination-address.js';
 import { ShiftExportError } from '../src/errors.js';
 import { parsePeriod } from '../src/domain/period.js';
 import type { ExportProgress } from '../src/export/progress.js';
-import type { Logger } from '../src/logger.js';
+import type { Logger, LogLevel } from '../src/logger.js';
 import type { ExportJobResult } from '../src/queue/export-job-result.js';
 import { exportJobDataSchema, parseJobData } from '../src/queue/export-job-data.js';
 import { recordExportOutcome } from '../src/queue/export-metrics.js';

@@ -2,7 +2,11 @@
 // the thread, export-thread-entry.ts runs in it). Only plain data crosses: errors as one line and
 // whether retrying can help, log lines as the JSON pino wrote.
 
-import type { ConnectedWfmConfig, ExportConfig, ExportFormat, LogLevel, S3Config } from '../src/config.js';
+import type { ConnectedWfmConfig } from '../src/config/wfm-config.js';
+import type { ExportConfig } from '../src/config/export-config.js';
+import type { ExportFormat } from '../src/domain/export-format.js';
+import type { LogLevel } from '../src/logger.js';
+import type { S3Config } from '../src/config/s3-config.js';
 import type { ExportProgress } from '../src/export/progress.js';
 import type { ExportJobResult } from '../src/queue/export-job-result.js';
 import type { ExportOutcome } from '../src/queue/export-metrics.js';

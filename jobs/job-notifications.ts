@@ -7,7 +7,7 @@
 
 import type { Job } from 'bullmq';
 import { UnrecoverableError } from 'bullmq';
-import type { ExportConfig } from '../src/config.js';
+import type { ExportConfig } from '../src/config/export-config.js';
 import { describeError, isShiftExportError } from '../src/errors.js';
 import type { Logger } from '../src/logger.js';
 import { isLocalDestination } from '../src/notify/file-links.js';

@@ -7,7 +7,9 @@
 // after it (this very run, retried) is not.
 
 import type { Job, Queue } from 'bullmq';
-import type { ExportConfig, QueueConfig, ScheduleConfig } from '../src/config.js';
+import type { ExportConfig } from '../src/config/export-config.js';
+import type { QueueConfig } from '../src/config/queue-config.js';
+import type { ScheduleConfig } from '../src/config/schedule-config.js';
 import { daysFromCivil } from '../src/domain/civil-time.js';
 import { periodFromDay, type Period } from '../src/domain/period.js';
 import type { Logger } from '../src/logger.js';

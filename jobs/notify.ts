@@ -8,7 +8,8 @@
 
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { RedisClient } from '../src/queue/redis-connection.js';
-import type { NotifyConfig, S3Config } from '../src/config.js';
+import type { NotifyConfig } from '../src/config/notify-config.js';
+import type { S3Config } from '../src/config/s3-config.js';
 import { describeError, isShiftExportError } from '../src/errors.js';
 import type { Logger } from '../src/logger.js';
 import { withFileLinks } from '../src/notify/file-links.js';

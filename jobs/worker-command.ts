@@ -3,19 +3,16 @@
 // fast. It lives beside the worker because src/ never imports jobs/: the entry point
 // (bin/shift-export.js) hands it to the CLI's command table.
 
-import {
-  loadExportConfig,
-  loadLogLevel,
-  loadNotifyConfig,
-  loadQueueConfig,
-  loadS3Config,
-  loadScheduleConfig,
-  loadWfmConfig,
-  requireUpstream,
-} from '../src/config.js';
+import { loadExportConfig } from '../src/config/export-config.js';
+import { loadLogLevel } from '../src/config/log-level.js';
+import { loadNotifyConfig } from '../src/config/notify-config.js';
+import { loadQueueConfig } from '../src/config/queue-config.js';
+import { loadS3Config } from '../src/config/s3-config.js';
+import { loadScheduleConfig } from '../src/config/schedule-config.js';
+import { loadWfmConfig, requireUpstream } from '../src/config/wfm-config.js';
 import { createLogger } from '../src/logger.js';
 import { secretValuesOf } from '../src/redact-secrets.js';
-import { loadQueueTuning } from '../src/config.js';
+import { loadQueueTuning } from '../src/config/queue-tuning.js';
 import { parseFlags, type Command } from '../src/cli/command.js';
 
 export const workerCommand: Command = {

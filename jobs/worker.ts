@@ -14,21 +14,19 @@
 import { hostname } from 'node:os';
 import { UnrecoverableError, WaitingError, Worker, type Job, type Queue } from 'bullmq';
 import type { RedisClient } from '../src/queue/redis-connection.js';
-import type {
-  ConnectedWfmConfig,
-  ExportConfig,
-  NotifyConfig,
-  QueueConfig,
-  S3Config,
-  ScheduleConfig,
-} from '../src/config.js';
+import type { ConnectedWfmConfig } from '../src/config/wfm-config.js';
+import type { ExportConfig } from '../src/config/export-config.js';
+import type { NotifyConfig } from '../src/config/notify-config.js';
+import type { QueueConfig } from '../src/config/queue-config.js';
+import type { S3Config } from '../src/config/s3-config.js';
+import type { ScheduleConfig } from '../src/config/schedule-config.js';
 import type { Logger } from '../src/logger.js';
 import { openExportQueue } from '../src/queue/export-queue.js';
 import { isShutdownAbort, SHUTDOWN_REASON, toJobFailure } from '../src/queue/job-failure.js';
 import { EXPORT_QUEUE_NAME, JOB_NAMES, NOTIFY_QUEUE_NAME } from '../src/queue/queue-names.js';
 import { openNotificationQueue, QueuedNotifier } from '../src/notify/notification-queue.js';
 import { webhookTargets } from '../src/notify/webhook-target.js';
-import type { QueueTuning } from '../src/config.js';
+import type { QueueTuning } from '../src/config/queue-tuning.js';
 import { closeRedis } from '../src/queue/redis-connection.js';
 import { settleWithin } from '../src/settle-within.js';
 import { backoffStrategy } from '../src/queue/retry-backoff.js';

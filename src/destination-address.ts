@@ -1,5 +1,5 @@
-// Where an export may go, as written in `--dest` / EXPORT_DEST / EXPORT_DEST_ALLOW (shared, like
-// redis-target.ts: configuration checks it at start, the destinations act on it): `s3://bucket[/prefix]` or a local folder. Refused with DEST_INVALID,
+// Where an export may go, as written in `--dest` / EXPORT_DEST / EXPORT_DEST_ALLOW (shared:
+// configuration checks it at start, the destinations act on it): `s3://bucket[/prefix]` or a local folder. Refused with DEST_INVALID,
 // before anything is written: control characters anywhere, `..` segments (in a prefix or a
 // folder: say where you mean), a prefix with a leading `/` or an empty segment (`a//b` would be a
 // different key than `a/b` on S3 but the same folder on disk), other URL schemes, and bucket

@@ -3,9 +3,12 @@
 // case-sensitive: callers log header names in lower case.
 
 import { pino, type Logger, type DestinationStream } from 'pino';
-import type { LogLevel } from './config.js';
 
 export type { Logger } from 'pino';
+
+/** pino's levels, as LOG_LEVEL names them (config/log-level.ts). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const REDACTED_PATHS = [
   'token',

@@ -1,6 +1,6 @@
 // The layout as a test: which room (a folder under src/, the shared top-level files of src/, or
-// jobs/) may import which, which rooms may not load a network, queue or storage library, and no
-// import circle between files. Imports are read as text (`from '…'`, `import '…'`, `import('…')`,
+// jobs/) may import which, which rooms may not load a network, queue or storage library, which one
+// file reads process.env, and no import circle between files. Imports are read as text (`from '…'`, `import '…'`, `import('…')`,
 // type-only imports included: a type ties a room to another as much as a value does).
 
 import { readdirSync, readFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 type Room =
   | 'shared'
+  | 'config'
   | 'contract'
   | 'domain'
   | 'wfm'
@@ -30,32 +31,36 @@ type Room =
 /**
  * Who may import whom. The direction is ../shared/STYLE.md's: the entry rooms (jobs, cli) on top,
  * then the use case (export), its stages and ends, domain, and the upstream's contract at the
- * bottom; the shared top-level files of src/ (config, errors, logger, one-line, version…) import
- * only each other. A room may always import itself.
+ * bottom; the shared top-level files of src/ (errors, logger, one-line, version…) import only each
+ * other. A room may always import itself.
  */
 const MAY_IMPORT: Readonly<Record<Room, readonly Room[]>> = {
   shared: [],
+  // The settings: each group's variables, parsed and frozen at a command's edge. They speak the
+  // domain's words (an export format), never the other way round: domain, contract, pipeline,
+  // render and the sandbox are handed their settings and do not import config.
+  config: ['domain', 'shared'],
   // Every resource of ../shared/wfm-interface-spec.md, below domain: a shift record holds the
   // upstream's row, so our vocabulary is built on theirs, and theirs on nothing of ours.
   contract: [],
   domain: ['contract', 'shared'],
-  wfm: ['domain', 'contract', 'shared'],
+  wfm: ['config', 'domain', 'contract', 'shared'],
   pipeline: ['domain', 'contract', 'shared'],
   render: ['domain', 'contract', 'shared'],
-  destinations: ['domain', 'contract', 'shared'],
+  destinations: ['config', 'domain', 'contract', 'shared'],
   // Change tracking, a step of the export: it hashes the exported columns (domain), stores
   // row-hashes.bin in the publication and reads the previous export back (destinations), and
   // speaks the manifest's `previous` and `changes` (render/manifest).
   changes: ['render', 'destinations', 'domain', 'contract', 'shared'],
-  export: ['changes', 'pipeline', 'render', 'destinations', 'wfm', 'domain', 'contract', 'shared'],
+  export: ['changes', 'pipeline', 'render', 'destinations', 'wfm', 'config', 'domain', 'contract', 'shared'],
   // Redis, queue names, job schemas, producers. The job's result is the manifest's summary, so
   // its schema is read from render/manifest.
-  queue: ['render', 'domain', 'contract', 'shared'],
-  api: ['queue', 'export', 'destinations', 'render', 'domain', 'contract', 'shared'],
+  queue: ['render', 'config', 'domain', 'contract', 'shared'],
+  api: ['queue', 'export', 'destinations', 'render', 'config', 'domain', 'contract', 'shared'],
   // Webhooks: an event is the summary an export job returns (queue/export-job-result), it is
   // delivered through a queue of its own under the queue's names and backoff, and its S3 file
   // links are presigned by the destination that holds the files.
-  notify: ['queue', 'destinations', 'render', 'domain', 'contract', 'shared'],
+  notify: ['queue', 'destinations', 'render', 'config', 'domain', 'contract', 'shared'],
   // The reference upstream: it speaks the contract, and nothing of ours that uses it.
   sandbox: ['domain', 'contract', 'shared'],
   cli: [
@@ -67,11 +72,24 @@ const MAY_IMPORT: Readonly<Record<Room, readonly Room[]>> = {
     'destinations',
     'render',
     'wfm',
+    'config',
     'domain',
     'contract',
     'shared',
   ],
-  jobs: ['cli', 'notify', 'queue', 'export', 'destinations', 'render', 'wfm', 'domain', 'contract', 'shared'],
+  jobs: [
+    'cli',
+    'notify',
+    'queue',
+    'export',
+    'destinations',
+    'render',
+    'wfm',
+    'config',
+    'domain',
+    'contract',
+    'shared',
+  ],
 };
 
 /** Libraries that reach the network, a queue or storage: rows in, rows (or bytes) out does without. */
@@ -80,6 +98,8 @@ const IO_LIBRARY =
 const PURE_ROOMS: readonly Room[] = ['contract', 'domain', 'pipeline', 'render'];
 /** The one module that talks to exceljs, its untyped internals pinned to its version there. */
 const EXCELJS_ADAPTER = 'src/render/xlsx/exceljs-adapter.ts';
+/** The one module that reads process.env: every other gets the environment handed in. */
+const ENV_READER = 'src/config/load-config.ts';
 
 function roomOf(file: string): Room {
   const parts = file.split('/');
@@ -207,6 +227,17 @@ describe('the layout', () => {
       .filter((i) => i.from !== EXCELJS_ADAPTER)
       .map((i) => `${i.from} imports ${i.to}: only ${EXCELJS_ADAPTER} talks to exceljs`);
     expect(broken).toEqual([]);
+  });
+
+  it('reads process.env only in the config loader', () => {
+    const readers = files.filter((file) =>
+      /\bprocess\.env\b/.test(
+        readFileSync(join(ROOT, file), 'utf8')
+          .replace(/\/\*[\s\S]*?\*\//g, '')
+          .replace(/\/\/.*$/gm, ''),
+      ),
+    );
+    expect(readers).toEqual([ENV_READER]);
   });
 
   it('has no import circle between files', () => {

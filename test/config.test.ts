@@ -2,21 +2,17 @@ import { readFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  ENV_DOCS,
-  loadApiConfig,
-  loadExportConfig,
-  loadLogLevel,
-  loadNotifyConfig,
-  loadQueueConfig,
-  loadQueueTuning,
-  loadS3Config,
-  loadScheduleConfig,
-  loadWfmConfig,
-  parseFormats,
-  requireUpstream,
-  type EnvName,
-} from '../src/config.js';
+import { ENV_DOCS, type EnvName } from '../src/config/config-groups.js';
+import { loadApiConfig } from '../src/config/api-config.js';
+import { loadExportConfig } from '../src/config/export-config.js';
+import { loadLogLevel } from '../src/config/log-level.js';
+import { loadNotifyConfig } from '../src/config/notify-config.js';
+import { loadQueueConfig } from '../src/config/queue-config.js';
+import { loadQueueTuning } from '../src/config/queue-tuning.js';
+import { loadS3Config } from '../src/config/s3-config.js';
+import { loadScheduleConfig } from '../src/config/schedule-config.js';
+import { loadWfmConfig, requireUpstream } from '../src/config/wfm-config.js';
+import { parseFormats } from '../src/domain/export-format.js';
 import {
   CONFIG_TABLE_END,
   CONFIG_TABLE_START,
@@ -24,7 +20,7 @@ import {
   renderConfigTable,
   renderEnvExample,
   withConfigTable,
-} from '../src/config-docs.js';
+} from '../src/config/config-docs.js';
 import { ConfigError, ShiftExportError } from '../src/errors.js';
 import { isSecretName } from '../src/redact-secrets.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { docOf, envVar, loadDeclared, variablesOf } from '../src/env-var.js';
+import { docOf, envVar, variablesOf } from '../src/config/env-var.js';
+import { loadDeclared } from '../src/config/load-config.js';
 import { ConfigError } from '../src/errors.js';
 
 const declaration = {

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadQueueConfig } from '../src/config.js';
+import { loadQueueConfig } from '../src/config/queue-config.js';
 import { connectRedis } from '../src/queue/redis-connection.js';
 import { checkReleased, nameResource } from './support/leak-guard.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';

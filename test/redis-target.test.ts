@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadQueueConfig } from '../src/config.js';
+import { loadQueueConfig } from '../src/config/queue-config.js';
 import { ConfigError } from '../src/errors.js';
-import { parseHostPorts } from '../src/redis-target.js';
+import { parseHostPorts } from '../src/config/redis-target.js';
 
 const SECRET = 'Sup3rSecret-r3d1s';
 const dir = mkdtempSync(join(tmpdir(), 'redis-target-'));

@@ -7,7 +7,7 @@
 import type { Queue } from 'bullmq';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { RedisClient } from '../queue/redis-connection.js';
-import type { ExportConfig } from '../config.js';
+import type { ExportConfig } from '../config/export-config.js';
 import type { Logger } from '../logger.js';
 import { mapError } from './api-error.js';
 import { ApiMetrics } from './api-metrics.js';

@@ -1,7 +1,7 @@
 // The destinations the API reads from (downloads, health): one per destination text, created on
 // first use and kept, so an S3 client and its sockets are reused across requests.
 
-import type { S3Config } from '../config.js';
+import type { S3Config } from '../config/s3-config.js';
 import { createDestination, type AnyDestination } from '../destinations/create-destination.js';
 import type { Logger } from '../logger.js';
 

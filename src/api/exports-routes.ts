@@ -12,7 +12,7 @@
 import type { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { ExportConfig } from '../config.js';
+import type { ExportConfig } from '../config/export-config.js';
 import { assertDestinationAllowed, destinationRoots } from '../destinations/allowed-destination.js';
 import { parseDestination } from '../destination-address.js';
 import { S3Destination } from '../destinations/s3-destination.js';

@@ -1,9 +1,13 @@
 // `shift-export api`: the control API (src/api) until SIGTERM or SIGINT. fastify, the dashboard
 // and the queue library are loaded when the command runs.
 
-import { loadApiConfig, loadExportConfig, loadLogLevel, loadQueueConfig, loadS3Config } from '../config.js';
+import { loadApiConfig } from '../config/api-config.js';
+import { loadExportConfig } from '../config/export-config.js';
+import { loadLogLevel } from '../config/log-level.js';
+import { loadQueueConfig } from '../config/queue-config.js';
+import { loadS3Config } from '../config/s3-config.js';
 import { createLogger } from '../logger.js';
-import { loadQueueTuning } from '../config.js';
+import { loadQueueTuning } from '../config/queue-tuning.js';
 import { parseFlags, type Command, REDIS_SETTINGS_HELP } from './command.js';
 
 export const apiCommand: Command = {

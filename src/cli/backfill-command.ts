@@ -3,7 +3,8 @@
 
 import { commandLogger } from './command-logger.js';
 import { MAX_BACKFILL_DAYS } from '../queue/export-request.js';
-import { loadQueueConfig, loadQueueTuning } from '../config.js';
+import { loadQueueConfig } from '../config/queue-config.js';
+import { loadQueueTuning } from '../config/queue-tuning.js';
 import { countText } from './count-text.js';
 import { writeLine, type Command, REDIS_SETTINGS_HELP } from './command.js';
 import { parseExportRequestFlags } from './export-request-flags.js';

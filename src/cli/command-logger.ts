@@ -2,7 +2,7 @@
 // stdout, one-line errors, the progress line), so at the default level its logs keep out of the
 // way; a lower LOG_LEVEL (debug) shows the story as JSON lines on stderr.
 
-import { loadLogLevel } from '../config.js';
+import { loadLogLevel } from '../config/log-level.js';
 import { createLogger, silentLogger, type Logger } from '../logger.js';
 import type { CliIo } from './command.js';
 

@@ -2,7 +2,7 @@
 // this process on a free port, exports its most recent week to ./exports (or --dest) and prints
 // where the files are. Needs no configuration at all.
 
-import { loadWfmConfig } from '../config.js';
+import { loadWfmConfig } from '../config/wfm-config.js';
 import { formatDay, parseDay } from '../domain/civil-time.js';
 
 /** The sandbox's default token with every role (src/sandbox/auth.ts). */

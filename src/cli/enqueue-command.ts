@@ -2,7 +2,8 @@
 // library is loaded when the command runs, so `--help` and the other commands start fast.
 
 import { commandLogger } from './command-logger.js';
-import { loadQueueConfig, loadQueueTuning } from '../config.js';
+import { loadQueueConfig } from '../config/queue-config.js';
+import { loadQueueTuning } from '../config/queue-tuning.js';
 import { writeLine, type Command, REDIS_SETTINGS_HELP } from './command.js';
 import { parseExportRequestFlags } from './export-request-flags.js';
 

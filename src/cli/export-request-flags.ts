@@ -2,7 +2,7 @@
 // parsed strictly and checked into job data before anything touches Redis. A --dest outside
 // EXPORT_DEST and EXPORT_DEST_ALLOW is refused here already (the worker would refuse the job).
 
-import { loadExportConfig } from '../config.js';
+import { loadExportConfig } from '../config/export-config.js';
 import { assertDestinationAllowed, destinationRoots } from '../destinations/allowed-destination.js';
 import { parseDestination } from '../destination-address.js';
 import type { ExportJobData } from '../queue/export-job-data.js';

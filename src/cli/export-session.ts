@@ -3,7 +3,10 @@
 // (where the files are, the headline numbers, the rows changed since the previous export).
 // Configuration is parsed here, at the edge, once.
 
-import { loadExportConfig, loadS3Config, type ConnectedWfmConfig, type ExportFormat } from '../config.js';
+import { loadExportConfig } from '../config/export-config.js';
+import { loadS3Config } from '../config/s3-config.js';
+import type { ConnectedWfmConfig } from '../config/wfm-config.js';
+import type { ExportFormat } from '../domain/export-format.js';
 import type { Period } from '../domain/period.js';
 import { PeriodExport } from '../export/period-export.js';
 import type { ExportResult } from '../export/run-export.js';

@@ -1,9 +1,10 @@
 // The `shift-export` command: dispatches to one file per command and turns every failure into one
 // line on stderr with a non-zero exit code (2 for usage and configuration, 1 for everything else).
 
-import { loadLogLevel, type LogLevel } from '../config.js';
+import { processEnv } from '../config/load-config.js';
+import { loadLogLevel } from '../config/log-level.js';
 import { describeError, ShiftExportError } from '../errors.js';
-import { createLogger } from '../logger.js';
+import { createLogger, type LogLevel } from '../logger.js';
 import { logProcessWarnings } from '../process-warnings.js';
 import { redactSecrets, secretValuesOf } from '../redact-secrets.js';
 import { oneLine } from '../one-line.js';
@@ -80,7 +81,7 @@ export async function main(
 
 /** Runs the CLI in this process: what bin/shift-export.js calls with the command table. */
 export function runCli(commands: readonly Command[]): void {
-  const io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env };
+  const io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: processEnv() };
   logProcessWarnings(createLogger({ level: warningLevel(io.env), destination: io.stderr }));
   main(process.argv.slice(2), io, commands).then(
     (code) => {

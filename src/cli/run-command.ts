@@ -1,12 +1,9 @@
 // `shift-export run`: one export of a period, in this process, no Redis needed.
 
-import {
-  loadExportConfig,
-  loadNotifyConfig,
-  loadS3Config,
-  loadWfmConfig,
-  requireUpstream,
-} from '../config.js';
+import { loadExportConfig } from '../config/export-config.js';
+import { loadNotifyConfig } from '../config/notify-config.js';
+import { loadS3Config } from '../config/s3-config.js';
+import { loadWfmConfig, requireUpstream } from '../config/wfm-config.js';
 import { parsePeriod } from '../domain/period.js';
 import { requestedFormats } from '../queue/export-request.js';
 import { secretValuesOf } from '../redact-secrets.js';

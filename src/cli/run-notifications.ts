@@ -5,7 +5,8 @@
 // at most RUN_NOTIFY_DEADLINE_MS longer, never change its output or exit code.
 
 import { randomBytes } from 'node:crypto';
-import type { NotifyConfig, S3Config } from '../config.js';
+import type { NotifyConfig } from '../config/notify-config.js';
+import type { S3Config } from '../config/s3-config.js';
 import type { Period } from '../domain/period.js';
 import type { ExportResult } from '../export/run-export.js';
 import { describeError, isShiftExportError } from '../errors.js';

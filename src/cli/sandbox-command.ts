@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { createLogger } from '../logger.js';
-import { loadLogLevel } from '../config.js';
+import { loadLogLevel } from '../config/log-level.js';
 import { parseDay } from '../domain/civil-time.js';
 import type { FaultPlan } from '../sandbox/faults.js';
 import { parseFaultPlan } from '../sandbox/fault-controller.js';

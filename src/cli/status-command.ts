@@ -2,10 +2,10 @@
 // library is loaded when the command runs.
 
 import type { JobType } from 'bullmq';
-import { loadQueueConfig } from '../config.js';
+import { loadQueueConfig } from '../config/queue-config.js';
 import { commandLogger } from './command-logger.js';
 import { formatJobDetails, formatJobTable } from './job-text.js';
-import { loadQueueTuning } from '../config.js';
+import { loadQueueTuning } from '../config/queue-tuning.js';
 import { parseFlags, UsageError, writeLine, type Command, REDIS_SETTINGS_HELP } from './command.js';
 
 const STATES: readonly JobType[] = [

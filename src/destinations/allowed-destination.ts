@@ -11,7 +11,7 @@
 
 import { lstat, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
-import type { ExportConfig } from '../config.js';
+import type { ExportConfig } from '../config/export-config.js';
 import { DestinationNotAllowedError, errnoCode } from './destination-errors.js';
 import { parseDestination, type ParsedDestination } from '../destination-address.js';
 import { printable } from './safe-names.js';

@@ -1,9 +1,9 @@
 // Turns `--dest` / EXPORT_DEST into a Destination: a LocalFolderDestination, or an S3Destination
-// with a client built from the S3 config slice (s3-client.ts). The S3 modules are loaded only for
+// with a client built from the S3 settings (s3-client.ts). The S3 modules are loaded only for
 // an s3:// destination: the AWS SDK would cost a local export memory and start-up time.
 
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { S3Config } from '../config.js';
+import type { S3Config } from '../config/s3-config.js';
 import { ConfigError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Destination } from './destination.js';

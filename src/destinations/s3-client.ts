@@ -4,7 +4,7 @@
 // nowhere else, so none can leak from here into logs or errors.
 
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
-import type { S3Config } from '../config.js';
+import type { S3Config } from '../config/s3-config.js';
 
 /** An S3 client for `config`. `overrides` is for tests (explicit credentials, fewer retries). */
 export function createS3Client(config: S3Config, overrides: Partial<S3ClientConfig> = {}): S3Client {

@@ -7,7 +7,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { S3Config } from '../config.js';
+import type { S3Config } from '../config/s3-config.js';
 import { createS3Client } from '../destinations/s3-client.js';
 import { toLocalDestinationError, toS3DestinationError } from '../destinations/destination-errors.js';
 import { parseDestination } from '../destination-address.js';

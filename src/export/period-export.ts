@@ -3,7 +3,9 @@
 // What differs per caller stays with the caller: the worker's destination rule, job data, progress
 // and metrics; the CLI's progress line and summary.
 
-import type { ConnectedWfmConfig, ExportConfig, S3Config } from '../config.js';
+import type { ConnectedWfmConfig } from '../config/wfm-config.js';
+import type { ExportConfig } from '../config/export-config.js';
+import type { S3Config } from '../config/s3-config.js';
 import type { ParsedDestination } from '../destination-address.js';
 import { createDestination, type AnyDestination } from '../destinations/create-destination.js';
 import type { Logger } from '../logger.js';

@@ -13,7 +13,7 @@ import type {
   ExportPublication,
   StoredFile,
 } from '../destinations/destination.js';
-import type { ExportFormat } from '../config.js';
+import type { ExportFormat } from '../domain/export-format.js';
 import { CONTENT_TYPES } from '../destinations/content-headers.js';
 import { type Period, upstreamWindow } from '../domain/period.js';
 import { SHIFT_COLUMNS } from '../domain/shift-columns.js';

@@ -4,7 +4,7 @@
 // already carry their paths. A link that cannot be signed is left out and logged: the event still
 // goes, an operator hears about the export either way.
 
-import type { S3Config } from '../config.js';
+import type { S3Config } from '../config/s3-config.js';
 import { createDestination } from '../destinations/create-destination.js';
 import { parseDestination } from '../destination-address.js';
 import { describeError } from '../errors.js';

@@ -5,7 +5,7 @@
 // stable and a concurrent duplicate request finds the re-queued job instead of adding another.
 
 import type { FlowProducer, Job, JobState, Queue } from 'bullmq';
-import type { QueueConfig } from '../config.js';
+import type { QueueConfig } from '../config/queue-config.js';
 import { periodDates, type Period } from '../domain/period.js';
 import { ShiftExportError } from '../errors.js';
 import { defaultJobOptions } from './export-queue.js';

@@ -5,7 +5,7 @@
 // it at once (UnrecoverableError) with the reason on one line.
 
 import { z } from 'zod';
-import { EXPORT_FORMATS, type ExportFormat } from '../config.js';
+import { EXPORT_FORMATS, type ExportFormat } from '../domain/export-format.js';
 import { parseDay } from '../domain/civil-time.js';
 import { InvalidRequestError } from '../errors.js';
 

@@ -5,7 +5,7 @@
 // may be long, and `dest` absent ("the worker's EXPORT_DEST") is a destination of its own.
 
 import { createHash } from 'node:crypto';
-import type { ExportFormat } from '../config.js';
+import type { ExportFormat } from '../domain/export-format.js';
 import type { Period } from '../domain/period.js';
 
 /** The destination as it enters ids: trimmed, one trailing "/" dropped; absent = "default". */

@@ -5,7 +5,7 @@
 
 import { FlowProducer, Queue, type DefaultJobOptions } from 'bullmq';
 import type { RedisClient } from './redis-connection.js';
-import type { QueueConfig } from '../config.js';
+import type { QueueConfig } from '../config/queue-config.js';
 import { EXPORT_QUEUE_NAME } from './queue-names.js';
 import { jobBackoff } from './retry-backoff.js';
 

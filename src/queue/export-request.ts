@@ -3,7 +3,8 @@
 // maximum length, known formats (default EXPORT_FORMATS), a destination we would accept. The
 // result is the job data; the worker checks it again when the job starts.
 
-import { parseFormats, type ExportConfig, type ExportFormat } from '../config.js';
+import { parseFormats, type ExportFormat } from '../domain/export-format.js';
+import type { ExportConfig } from '../config/export-config.js';
 import { FLAG_PERIOD_FIELDS, parsePeriod, type PeriodFields } from '../domain/period.js';
 import { ConfigError, InvalidRequestError } from '../errors.js';
 import { exportJobData, type ExportJobData } from './export-job-data.js';

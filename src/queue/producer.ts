@@ -4,11 +4,11 @@
 
 import { QueueEvents, type FlowProducer, type Queue } from 'bullmq';
 import type { RedisClient } from './redis-connection.js';
-import type { QueueConfig } from '../config.js';
+import type { QueueConfig } from '../config/queue-config.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { openExportQueue, openFlowProducer } from './export-queue.js';
 import { EXPORT_QUEUE_NAME } from './queue-names.js';
-import type { QueueTuning } from '../config.js';
+import type { QueueTuning } from '../config/queue-tuning.js';
 import { closeRedis, connectRedis } from './redis-connection.js';
 import { settleWithin } from '../settle-within.js';
 

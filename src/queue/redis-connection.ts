@@ -1,4 +1,4 @@
-// Connections to the queue's Redis, whatever its shape (src/redis-target.ts: a single primary, a
+// Connections to the queue's Redis, whatever its shape (src/config/redis-target.ts: a single primary, a
 // Redis Cluster or a primary behind Sentinels, each optionally over TLS): every Redis user — worker,
 // enqueue, status, backfill, the API, the metrics hash — gets its client here. Two kinds:
 // - worker: `maxRetriesPerRequest: null`, as BullMQ requires for its blocking commands; commands
@@ -16,7 +16,7 @@ import type { ConnectionOptions as TlsOptions } from 'node:tls';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { ShiftExportError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
-import type { RedisTarget } from '../redis-target.js';
+import type { RedisTarget } from '../config/redis-target.js';
 
 /** A connection to the queue's Redis: one server (single or via Sentinel) or a whole cluster. */
 export type RedisClient = Redis | Cluster;

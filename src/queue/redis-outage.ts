@@ -2,7 +2,7 @@
 // (`enqueue --wait`, `backfill --wait`) would otherwise wait forever while its client reconnects in
 // the background. A client that has not been ready for `limitMs` in a row counts as lost.
 
-import type { RedisTarget } from '../redis-target.js';
+import type { RedisTarget } from '../config/redis-target.js';
 import { RedisUnavailableError, type RedisClient } from './redis-connection.js';
 
 export interface RedisOutageWatch {

@@ -30,7 +30,7 @@ export type CellFormat = Pick<Column<never>, 'name' | 'kind' | 'places'>;
 
 export type CellFormatter = (value: CellValue) => string;
 
-/** The decimal separators we write: the one declaration (config.ts is held to it by the types). */
+/** The decimal separators we write: the one declaration (config/export-config.ts is held to it by the types). */
 export type DecimalSeparator = '.' | ',';
 
 export interface CellTextOptions {

@@ -2,7 +2,7 @@
 // delay between 0 and min(maxDelay, base * 2^(retry-1)), so many clients hitting one recovering
 // upstream spread out), unless the upstream said how long with Retry-After.
 
-import type { RetryPolicy } from '../config.js';
+import type { RetryPolicy } from '../config/wfm-config.js';
 
 /** Delay before retry number `retry` (1 = the first retry); `random` returns [0, 1). */
 export function backoffDelayMs(retry: number, policy: RetryPolicy, random: () => number): number {

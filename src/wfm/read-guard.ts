@@ -18,7 +18,7 @@
 // caller's own signal aborts the request too. Timers are unref'ed and cleared by dispose(), which
 // the body's release calls however the read ends.
 
-import type { ReadLimits } from '../config.js';
+import type { ReadLimits } from '../config/wfm-config.js';
 import type { BodyBytes } from './body-bytes.js';
 import { WfmTimeoutError, type WfmErrorContext } from './wfm-error.js';
 

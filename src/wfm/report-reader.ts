@@ -35,7 +35,7 @@
 // own deadline and minimum rate (read-guard.ts): a body that trickles fails the attempt with
 // WFM_TIMEOUT, resumed like a break, and the retry budget bounds an upstream that never gets on.
 
-import type { ConnectedWfmConfig } from '../config.js';
+import type { ConnectedWfmConfig } from '../config/wfm-config.js';
 import type { UtcWindow } from '../domain/period.js';
 import type { RawRows } from '../domain/raw-rows.js';
 import { BodyBytes } from './body-bytes.js';

@@ -9,7 +9,7 @@
 // without bound. Adjacent rows with the same id (a row sent twice) are counted as repeats: they do
 // not break the order and do not count against a page's limit.
 
-import type { PagingMode } from '../config.js';
+import type { PagingMode } from '../config/wfm-config.js';
 import { RawRowsBuilder, type RawRows } from '../domain/raw-rows.js';
 import {
   WfmPagingUnsupportedError,

@@ -19,7 +19,7 @@
 // progress stops it.
 
 import { setTimeout as delay } from 'node:timers/promises';
-import type { RetryPolicy } from '../config.js';
+import type { RetryPolicy } from '../config/wfm-config.js';
 import { AbortedError } from '../errors.js';
 import { retryDelayMs } from './backoff.js';
 import { WfmError } from './wfm-error.js';

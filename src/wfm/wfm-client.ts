@@ -5,7 +5,7 @@
 
 import type { z } from 'zod';
 import { prettifyError } from 'zod';
-import type { ConnectedWfmConfig } from '../config.js';
+import type { ConnectedWfmConfig } from '../config/wfm-config.js';
 import type { RawRows } from '../domain/raw-rows.js';
 import { InvalidRequestError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';

@@ -6,7 +6,7 @@
 // excerpt and destroyed. No retries here (see retry.ts).
 
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
-import type { ConnectedWfmConfig, ReadLimits } from '../config.js';
+import type { ConnectedWfmConfig, ReadLimits } from '../config/wfm-config.js';
 import { AbortedError } from '../errors.js';
 import { BodyBytes } from './body-bytes.js';
 import { ReadGuard } from './read-guard.js';

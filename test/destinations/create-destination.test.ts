@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { S3Config } from '../../src/config.js';
+import type { S3Config } from '../../src/config/s3-config.js';
 import { createDestination } from '../../src/destinations/create-destination.js';
 import { LocalFolderDestination } from '../../src/destinations/local-folder-destination.js';
 import { S3Destination } from '../../src/destinations/s3-destination.js';

@@ -7,11 +7,10 @@ import {
 } from '@aws-sdk/client-s3';
 import { connect, createServer, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { S3Config } from '../../src/config.js';
 import { CONTENT_TYPES } from '../../src/destinations/content-headers.js';
 import { HashingStream } from '../../src/destinations/hashing-stream.js';
 import type { StoredFile } from '../../src/destinations/destination.js';
-import { loadS3Config } from '../../src/config.js';
+import { loadS3Config, type S3Config } from '../../src/config/s3-config.js';
 import { createDestination } from '../../src/destinations/create-destination.js';
 import { listObjects } from '../../src/destinations/s3-objects.js';
 import { S3Destination, type S3DestinationOptions } from '../../src/destinations/s3-destination.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExportFormat } from '../../src/config.js';
+import type { ExportFormat } from '../../src/domain/export-format.js';
 import { createDestination } from '../../src/destinations/create-destination.js';
 import { silentLogger, type Logger } from '../../src/logger.js';
 import { renderThreadStarted } from '../../src/export/render-pool.js';

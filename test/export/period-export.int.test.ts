@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseManifest } from '../../src/render/manifest.js';
-import type { ExportFormat } from '../../src/config.js';
+import type { ExportFormat } from '../../src/domain/export-format.js';
 import type { ExportResult } from '../../src/export/run-export.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { QueueEvents } from 'bullmq';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadQueueConfig } from '../../src/config.js';
+import { loadQueueConfig } from '../../src/config/queue-config.js';
 import { silentLogger } from '../../src/logger.js';
 import {
   notificationJobId,

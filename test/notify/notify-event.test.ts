@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
-import { loadNotifyConfig } from '../../src/config.js';
+import { loadNotifyConfig } from '../../src/config/notify-config.js';
 import {
   backfillCompletedEvent,
   exportFailedEvent,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadExportConfig } from '../../src/config.js';
+import { loadExportConfig } from '../../src/config/export-config.js';
 import { ShiftExportError } from '../../src/errors.js';
 import { BODY_FIELDS, exportRequest, MAX_BACKFILL_DAYS } from '../../src/queue/export-request.js';
 

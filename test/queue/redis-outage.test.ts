@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadQueueConfig } from '../../src/config.js';
+import { loadQueueConfig } from '../../src/config/queue-config.js';
 import { RedisUnavailableError } from '../../src/queue/redis-connection.js';
 import { watchRedisOutage } from '../../src/queue/redis-outage.js';
 

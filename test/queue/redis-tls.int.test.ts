@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadQueueConfig } from '../../src/config.js';
+import { loadQueueConfig } from '../../src/config/queue-config.js';
 import { closeRedis, connectRedis, RedisUnavailableError } from '../../src/queue/redis-connection.js';
 import { cliEnv, runCli } from '../support/cli.js';
 import { startRedisCluster } from '../support/redis-cluster.js';

@@ -6,7 +6,7 @@
 
 import { readdirSync } from 'node:fs';
 import { describe, it } from 'vitest';
-import { ENV_DOCS, type EnvName } from '../../src/config.js';
+import { ENV_DOCS, type EnvName } from '../../src/config/config-groups.js';
 import { isSecretName } from '../../src/redact-secrets.js';
 import { cliEnv, runCli, UNREACHABLE_SETTINGS } from '../support/cli.js';
 import { declareSecret, evidenceFolder, keepText } from './support/evidence.js';

@@ -1,13 +1,10 @@
 // One export through PeriodExport, the assembly `run`, `demo` and the worker share, configured as
 // `run` would be by the environment `env` (EXPORT_DEST is where it goes).
 
-import {
-  loadExportConfig,
-  loadS3Config,
-  loadWfmConfig,
-  requireUpstream,
-  type ExportFormat,
-} from '../../src/config.js';
+import { loadExportConfig } from '../../src/config/export-config.js';
+import { loadS3Config } from '../../src/config/s3-config.js';
+import { loadWfmConfig, requireUpstream } from '../../src/config/wfm-config.js';
+import type { ExportFormat } from '../../src/domain/export-format.js';
 import type { Period } from '../../src/domain/period.js';
 import { PeriodExport } from '../../src/export/period-export.js';
 import type { ExportResult } from '../../src/export/run-export.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RetryPolicy } from '../../src/config.js';
+import type { RetryPolicy } from '../../src/config/wfm-config.js';
 import { backoffDelayMs, parseRetryAfter, retryDelayMs } from '../../src/wfm/backoff.js';
 
 const policy: RetryPolicy = { attempts: 5, baseDelayMs: 100, maxDelayMs: 5_000, maxTotalMs: 60_000 };

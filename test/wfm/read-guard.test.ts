@@ -2,7 +2,7 @@
 // says, and that nothing is left behind once the read is over.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ReadLimits } from '../../src/config.js';
+import type { ReadLimits } from '../../src/config/wfm-config.js';
 import { BodyBytes } from '../../src/wfm/body-bytes.js';
 import { ReadGuard } from '../../src/wfm/read-guard.js';
 import { WfmTimeoutError } from '../../src/wfm/wfm-error.js';

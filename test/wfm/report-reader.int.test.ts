@@ -2,7 +2,8 @@
 // rows, typed errors when attempts run out, row-cap detection, paging modes.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ConnectedWfmConfig, EnvName } from '../../src/config.js';
+import type { ConnectedWfmConfig } from '../../src/config/wfm-config.js';
+import type { EnvName } from '../../src/config/config-groups.js';
 import { finishedShiftSchema } from '../../src/contract/finished-shift.js';
 import { AbortedError } from '../../src/errors.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';

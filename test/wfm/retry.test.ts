@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RetryPolicy } from '../../src/config.js';
+import type { RetryPolicy } from '../../src/config/wfm-config.js';
 import { AbortedError } from '../../src/errors.js';
 import { abortableSleep, RetryBudget, withRetry, type RetryEvent } from '../../src/wfm/retry.js';
 import {

@@ -1,7 +1,8 @@
 // Shared pieces of the WFM client's integration tests: a config pointed at a test server with
 // small, fast retry settings, and helpers that read a whole report into ids.
 
-import { loadWfmConfig, requireUpstream, type ConnectedWfmConfig, type EnvName } from '../../src/config.js';
+import { loadWfmConfig, requireUpstream, type ConnectedWfmConfig } from '../../src/config/wfm-config.js';
+import type { EnvName } from '../../src/config/config-groups.js';
 import type { ReadShiftsOptions, WfmClient } from '../../src/wfm/wfm-client.js';
 
 /** A connected config for `url`: retries after 1..20 ms, 4 attempts; `env` overrides any key. */

@@ -6,7 +6,7 @@
 import { pipeline, type Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 
-/** The compressions we write: the one declaration (config.ts is held to it by the types). */
+/** The compressions we write: the one declaration (config/export-config.ts is held to it by the types). */
 export type CsvCompression = 'none' | 'gzip';
 
 /** The file's name as stored: `shifts.csv` or `shifts.csv.gz`. */

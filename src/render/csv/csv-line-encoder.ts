@@ -11,7 +11,7 @@
 // csv-stringify alone is slower than the CSV export's target rate (bench/README.md).
 
 /**
- * The field delimiters we write: the one declaration (config.ts spells tab as `tab` in the
+ * The field delimiters we write: the one declaration (config/export-config.ts spells tab as `tab` in the
  * environment and may not import render/, so the type checker holds it to this one).
  */
 export type CsvDelimiter = ',' | ';' | '\t';

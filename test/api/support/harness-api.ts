@@ -3,7 +3,7 @@
 
 import { buildApi } from '../../../src/api/build-api.js';
 import { DestinationPool } from '../../../src/api/destination-pool.js';
-import { loadS3Config } from '../../../src/config.js';
+import { loadS3Config } from '../../../src/config/s3-config.js';
 import type { Harness } from '../../queue/support/queue-harness.js';
 
 export interface HarnessApi {

@@ -8,21 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { QueueEvents } from 'bullmq';
-import {
-  loadExportConfig,
-  loadNotifyConfig,
-  loadQueueConfig,
-  loadS3Config,
-  loadScheduleConfig,
-  loadWfmConfig,
-  requireUpstream,
-  type ExportConfig,
-  type QueueConfig,
-  type ScheduleConfig,
-} from '../../../src/config.js';
+import { loadExportConfig, type ExportConfig } from '../../../src/config/export-config.js';
+import { loadNotifyConfig } from '../../../src/config/notify-config.js';
+import { loadQueueConfig, type QueueConfig } from '../../../src/config/queue-config.js';
+import { loadS3Config } from '../../../src/config/s3-config.js';
+import { loadScheduleConfig, type ScheduleConfig } from '../../../src/config/schedule-config.js';
+import { loadWfmConfig, requireUpstream } from '../../../src/config/wfm-config.js';
 import { createLogger, type Logger } from '../../../src/logger.js';
 import { openProducer, type Producer } from '../../../src/queue/producer.js';
-import { loadQueueTuning, type QueueTuning } from '../../../src/config.js';
+import { loadQueueTuning, type QueueTuning } from '../../../src/config/queue-tuning.js';
 import { connectRedis } from '../../../src/queue/redis-connection.js';
 import { startExportWorker, type RunningExportWorker } from '../../../jobs/worker.js';
 import { currentLeakScope, inLeakScope } from '../../support/leak-guard.js';

@@ -2,11 +2,11 @@
 // Cluster found from seed nodes (REDIS_CLUSTER_NODES), or the primary a group of Sentinels names
 // (REDIS_SENTINELS + REDIS_SENTINEL_NAME) — each with an optional password (REDIS_PASSWORD_FILE)
 // and TLS (rediss:// or REDIS_TLS, REDIS_TLS_CA_FILE). Resolved once from the declared variables
-// (config.ts) and checked as a whole: a bad combination stops the start with one line naming the
+// (queue-config.ts) and checked as a whole: a bad combination stops the start with one line naming the
 // variable. `where` describes the target for messages and never holds a credential.
 
-import { readFileNamedBy } from './env-var.js';
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../errors.js';
+import { readFileNamedBy } from './read-file-named-by.js';
 
 export interface HostPort {
   readonly host: string;
@@ -40,7 +40,7 @@ export type RedisTarget =
       readonly sentinelPassword: string | undefined;
     });
 
-/** The raw values of the Redis variables, as config.ts declared and validated them one by one. */
+/** The raw values of the Redis variables, as queue-config.ts declared and validated them one by one. */
 export interface RedisVariables {
   readonly url: string;
   readonly passwordFile: string | undefined;

@@ -1,8 +1,8 @@
-// Owns the two documents written from the variable declarations in src/config.ts: README's
+// Owns the two documents written from the variable declarations in src/config/: README's
 // configuration table (between its config-table markers) and .env.example. `npm run docs:config`
 // (scripts/generate-config-docs.mjs) writes them; test/config.test.ts fails when they are stale.
 
-import { CONFIG_SLICES } from './config.js';
+import { CONFIG_GROUPS } from './config-groups.js';
 import { docOf, variablesOf } from './env-var.js';
 
 export const CONFIG_TABLE_START = '<!-- config-table:start -->';
@@ -14,13 +14,13 @@ const ENV_EXAMPLE_HEADER = [
   '# shown are the defaults. shift-export reads the environment, not this file: `set -a; . ./.env; set +a`.',
   '# docker-compose reads .env too, but only the ${VARIABLES} docker-compose.yml names (their defaults equal',
   '# these); it wires its containers itself and takes secrets from files (compose/dev-secrets/).',
-  `# Written from the declarations in src/config.ts by \`${REGENERATE_COMMAND}\`: edit them, not this file.`,
+  `# Written from the declarations in src/config/ by \`${REGENERATE_COMMAND}\`: edit them, not this file.`,
 ];
 
 const documented = () =>
-  CONFIG_SLICES.map((slice) => ({
-    heading: slice.heading,
-    variables: variablesOf(slice.variables).map((v) => ({ name: v.name, ...docOf(v) })),
+  CONFIG_GROUPS.map((group) => ({
+    heading: group.heading,
+    variables: variablesOf(group.variables).map((v) => ({ name: v.name, ...docOf(v) })),
   }));
 
 /** README's configuration table: one row per variable, in declaration order. */
