@@ -16,6 +16,7 @@ import { parseFormats } from '../src/domain/export-format.js';
 import {
   CONFIG_TABLE_END,
   CONFIG_TABLE_START,
+  CONFIGURATION_PAGE,
   REGENERATE_COMMAND,
   renderConfigTable,
   renderEnvExample,
@@ -24,7 +25,7 @@ import {
 import { ConfigError, ShiftExportError } from '../src/errors.js';
 import { isSecretName } from '../src/redact-secrets.js';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const configurationPage = readFileSync(new URL(`../${CONFIGURATION_PAGE}`, import.meta.url), 'utf8');
 const envExample = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
 
 function configError(fn: () => unknown): ConfigError {
@@ -38,15 +39,16 @@ function configError(fn: () => unknown): ConfigError {
 }
 
 describe('config', () => {
-  it("has README's configuration table as `npm run docs:config` writes it", () => {
-    const table = readme.slice(
-      readme.indexOf(CONFIG_TABLE_START) + CONFIG_TABLE_START.length,
-      readme.indexOf(CONFIG_TABLE_END),
+  it('has the table of docs/configuration.md as `npm run docs:config` writes it', () => {
+    const table = configurationPage.slice(
+      configurationPage.indexOf(CONFIG_TABLE_START) + CONFIG_TABLE_START.length,
+      configurationPage.indexOf(CONFIG_TABLE_END),
     );
-    expect(table.trim(), `README.md's configuration table is stale: run \`${REGENERATE_COMMAND}\``).toBe(
-      renderConfigTable(),
-    );
-    expect(withConfigTable(readme)).toBe(readme);
+    expect(
+      table.trim(),
+      `${CONFIGURATION_PAGE}'s configuration table is stale: run \`${REGENERATE_COMMAND}\``,
+    ).toBe(renderConfigTable());
+    expect(withConfigTable(configurationPage)).toBe(configurationPage);
   });
 
   it('has .env.example as `npm run docs:config` writes it', () => {
