@@ -47,7 +47,7 @@ import type { ExportProgress, ProgressListener } from './progress.js';
 import { SUMMARY_TABLES } from './summary-tables.js';
 import type { ShiftSource } from './shift-source.js';
 
-export interface ExportRequest {
+export interface ExportScope {
   readonly period: Period;
   readonly formats: readonly ExportFormat[];
 }
@@ -106,7 +106,7 @@ interface OpenCsv {
   readonly output: Writable;
 }
 
-export async function runExport(request: ExportRequest, deps: ExportDependencies): Promise<ExportResult> {
+export async function runExport(request: ExportScope, deps: ExportDependencies): Promise<ExportResult> {
   const { period, formats } = request;
   const now = deps.now ?? (() => new Date());
   const startedAt = now();
