@@ -1,7 +1,7 @@
-// The processor of `export-period` jobs: check the job's data (jobs outlive deploys, and anyone who
-// reaches Redis or the dashboard can write one), refuse a destination outside EXPORT_DEST and
-// EXPORT_DEST_ALLOW, then run the same PeriodExport as `shift-export run` (src/export/
-// period-export.ts) on a thread of its own (export-thread.ts) — upstream from WFM_*, files to the
+// The job handler of `export-period` jobs: check the job's data (jobs outlive deploys, and anyone
+// who reaches Redis or the dashboard can write one), refuse a destination outside EXPORT_DEST and
+// EXPORT_DEST_ALLOW, then run the same ConfiguredExport as `shift-export run` (src/export/
+// configured-export.ts) on a thread of its own (export-thread.ts) — upstream from WFM_*, files to the
 // job's dest or EXPORT_DEST — with progress throttled onto the job, the BullMQ AbortSignal passed
 // down (so a cancelled job aborts its uploads), and a compact summary of the published manifest as
 // the job's result. Counters for /metrics go to Redis when the attempt ends.
@@ -36,7 +36,7 @@ export interface ExportPeriodDeps {
   readonly progressIntervalMs?: number;
 }
 
-export function createExportProcessor(
+export function createExportPeriodProcessor(
   deps: ExportPeriodDeps,
 ): (job: Job, token?: string, signal?: AbortSignal) => Promise<ExportJobResult> {
   const roots = destinationRoots(deps.exportConfig);

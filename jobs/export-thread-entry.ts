@@ -1,5 +1,5 @@
-// The body of an export thread (started by export-thread.ts): one PeriodExport, as `shift-export
-// run` assembles it, with its progress, log lines and outcome posted to the main thread, which owns
+// The body of an export thread (started by export-thread.ts): one ConfiguredExport, as `shift-export
+// run` runs it, with its progress, log lines and outcome posted to the main thread, which owns
 // the job, the logger's sink and the metrics. It never throws: whatever happens becomes a
 // `completed` or `failed` message, and a thread that ends without one has crashed.
 
@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { destinationRoots } from '../src/destinations/allowed-destination.js';
 import { parsePeriod } from '../src/domain/period.js';
 import { describeError, isShiftExportError } from '../src/errors.js';
-import { PeriodExport } from '../src/export/period-export.js';
+import { ConfiguredExport } from '../src/export/configured-export.js';
 import { createLogger } from '../src/logger.js';
 import { exportJobResult, type ExportJobResult } from '../src/queue/export-job-result.js';
 import type { ExportOutcome } from '../src/queue/export-metrics.js';
@@ -39,13 +39,13 @@ const lines = new Writable({
 const logger = createLogger({ level: input.logLevel, destination: lines });
 
 let upstreamRetries = 0;
-let periodExport: PeriodExport | undefined;
+let configuredExport: ConfiguredExport | undefined;
 let outcome: ExportOutcome;
 let settled:
   { type: 'completed'; summary: ExportJobResult } | { type: 'failed'; failure: ExportThreadFailure };
 try {
   const period = parsePeriod(input.from, input.to, input.exportConfig.maxDays);
-  periodExport = await PeriodExport.open({
+  configuredExport = await ConfiguredExport.open({
     dest: input.dest,
     roots: destinationRoots(input.exportConfig),
     exportConfig: input.exportConfig,
@@ -57,7 +57,7 @@ try {
     logger,
     onUpstreamRetry: () => void upstreamRetries++,
   });
-  const result = await periodExport.run(
+  const result = await configuredExport.run(
     { period, formats: input.formats },
     { onProgress: (progress) => post({ type: 'progress', progress }), signal: abort.signal },
   );
@@ -77,10 +77,10 @@ try {
     failure: { line: describeError(error), terminal, ...(known === undefined ? {} : { error: known }) },
   };
 }
-if (periodExport !== undefined) {
-  const { wireBytes, decodedBytes } = periodExport.upstreamTraffic;
+if (configuredExport !== undefined) {
+  const { wireBytes, decodedBytes } = configuredExport.upstreamTraffic;
   outcome = { ...outcome, upstreamBytes: { wire: wireBytes, decoded: decodedBytes } };
-  await periodExport.close().catch(() => undefined);
+  await configuredExport.close().catch(() => undefined);
 }
 post({ ...settled, outcome });
 port.close();

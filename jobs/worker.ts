@@ -31,7 +31,7 @@ import { closeRedis } from '../src/queue/redis-connection.js';
 import { settleWithin } from '../src/settle-within.js';
 import { backoffStrategy } from '../src/queue/retry-backoff.js';
 import { createBackfillProcessor } from './backfill.js';
-import { createExportProcessor } from './export-period.js';
+import { createExportPeriodProcessor } from './export-period.js';
 import { jobNotifications, type JobNotifications } from './job-notifications.js';
 import { createNightlyProcessor, upsertNightlySchedule } from './nightly.js';
 import { createNotifyProcessor } from './notify.js';
@@ -85,7 +85,7 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
   // Without a listener BullMQ prints connection errors to the console, outside the JSON log.
   queue.on('error', (error) => logger.warn({ err: error }, 'queue error'));
   const processors: Readonly<Record<string, Processor>> = {
-    [JOB_NAMES.exportPeriod]: createExportProcessor({
+    [JOB_NAMES.exportPeriod]: createExportPeriodProcessor({
       exportConfig: options.exportConfig,
       wfm: options.wfm,
       s3Config: options.s3Config,

@@ -19,7 +19,7 @@ import { S3Destination } from '../destinations/s3-destination.js';
 import { enqueueExport } from '../queue/enqueue-export.js';
 import { exportJobDataSchema } from '../queue/export-job-data.js';
 import { readExportJobResult } from '../queue/export-job-result.js';
-import { BODY_FIELDS, exportRequest } from '../queue/export-request.js';
+import { BODY_FIELDS, checkExportRequest } from '../queue/export-request.js';
 import { loadJobView } from '../queue/job-view.js';
 import { parseManifest } from '../render/manifest.js';
 import { assertApiDestination } from './api-destination.js';
@@ -67,7 +67,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: ExportRoutesDep
   const roots = destinationRoots(deps.exportConfig);
   app.post('/exports', async (request, reply) => {
     const body = bodyOf(request.body);
-    const data = exportRequest(
+    const data = checkExportRequest(
       { from: body.from, to: body.to, formats: body.formats, dest: body.dest },
       deps.exportConfig,
       parseDestination,

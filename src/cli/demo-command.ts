@@ -10,6 +10,7 @@ const SANDBOX_ADMIN_TOKEN = 'sandbox-admin';
 import { requestedFormats } from '../queue/export-request.js';
 import { countText } from './count-text.js';
 import { parseFlags, UsageError, type Command } from './command.js';
+import { signalOnInterrupt } from './signal-on-interrupt.js';
 
 export const demoCommand: Command = {
   name: 'demo',
@@ -42,7 +43,7 @@ Examples:
     const seed = positiveInt(values.seed ?? '1', '--seed');
     const formats = values.format === undefined ? undefined : requestedFormats(values.format, '--format');
     const { startSandbox } = await import('../sandbox/start-sandbox.js');
-    const { runExportSession, signalOnInterrupt } = await import('./export-session.js');
+    const { runCliExport } = await import('./run-cli-export.js');
     // A few invalid and repeated rows, as real reports have: rejected.csv and the counts show them.
     const sandbox = await startSandbox({
       port: 0,
@@ -65,7 +66,7 @@ Examples:
         baseUrl: sandbox.url,
         token: SANDBOX_ADMIN_TOKEN,
       };
-      await runExportSession({ period, wfm, dest: values.dest, formats }, io, interrupt.signal);
+      await runCliExport({ period, wfm, dest: values.dest, formats }, io, interrupt.signal);
       return 0;
     } finally {
       interrupt.dispose();

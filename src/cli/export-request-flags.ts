@@ -6,7 +6,7 @@ import { loadExportConfig } from '../config/export-config.js';
 import { assertDestinationAllowed, destinationRoots } from '../destinations/allowed-destination.js';
 import { parseDestination } from '../destination-address.js';
 import type { ExportJobData } from '../queue/export-job-data.js';
-import { exportRequest } from '../queue/export-request.js';
+import { checkExportRequest } from '../queue/export-request.js';
 import type { CliIo } from './command.js';
 import { parseFlags, UsageError } from './command.js';
 
@@ -33,7 +33,7 @@ export async function parseExportRequestFlags(
   if (values.from === undefined) throw new UsageError(`${command}: --from is required (YYYY-MM-DD)`);
   if (values.to === undefined) throw new UsageError(`${command}: --to is required (YYYY-MM-DD)`);
   const exportConfig = loadExportConfig(io.env);
-  const data = exportRequest(
+  const data = checkExportRequest(
     { from: values.from, to: values.to, formats: values.format, dest: values.dest },
     exportConfig,
     parseDestination,

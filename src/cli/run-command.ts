@@ -9,6 +9,7 @@ import { requestedFormats } from '../queue/export-request.js';
 import { secretValuesOf } from '../redact-secrets.js';
 import { commandLogger } from './command-logger.js';
 import { parseFlags, UsageError, type Command } from './command.js';
+import { signalOnInterrupt } from './signal-on-interrupt.js';
 
 export const runCommand: Command = {
   name: 'run',
@@ -52,8 +53,8 @@ Examples:
     const wfm = requireUpstream(loadWfmConfig(io.env));
     const notifyConfig = loadNotifyConfig(io.env);
     // Loaded here, not at the top: --help and flag errors should not pay for the AWS SDK and exceljs.
-    const [{ runExportSession, signalOnInterrupt }, { runNotifier }] = await Promise.all([
-      import('./export-session.js'),
+    const [{ runCliExport }, { runNotifier }] = await Promise.all([
+      import('./run-cli-export.js'),
       import('./run-notifications.js'),
     ]);
     const notifier = runNotifier({
@@ -69,7 +70,7 @@ Examples:
     try {
       let outcome;
       try {
-        outcome = await runExportSession({ period, wfm, dest: values.dest, formats }, io, interrupt.signal);
+        outcome = await runCliExport({ period, wfm, dest: values.dest, formats }, io, interrupt.signal);
       } catch (error) {
         await notifier?.failed(error);
         throw error;

@@ -12,3 +12,15 @@ export interface ExportProgress {
 }
 
 export type ProgressListener = (progress: ExportProgress) => void;
+
+/** Tells the listener the progress with `next`'s members changed, the others as they were. */
+export type ProgressReport = (next: Partial<ExportProgress>) => void;
+
+/** The progress of one export, from `starting` with nothing read. */
+export function progressReport(listener: ProgressListener | undefined): ProgressReport {
+  let progress: ExportProgress = { phase: 'starting', rows: 0, exported: 0, rejected: 0 };
+  return (next) => {
+    progress = { ...progress, ...next };
+    listener?.(progress);
+  };
+}

@@ -5,13 +5,17 @@
 // batch before it has been. A batch rendered here (no pool, a batch joined from several, a sheet
 // that rolls over) or whose rows need a workbook style not registered yet (shift-rows-xml.ts)
 // takes its turn like the others, so the files are the same bytes whichever thread rendered what.
+// One output for both files, so that a thread renders a batch's CSV records and sheet rows from
+// one parse; the CSV and workbook outputs (csv-tables-output.ts, workbook-output.ts) write the
+// rest of their files and end them after this one has finished.
 
-import type { ParsedBatch } from '../domain/raw-rows.js';
 import type { ShiftRecord } from '../domain/shift-record.js';
+import type { Logger } from '../logger.js';
 import type { CsvTableWriter } from '../render/csv/csv-table-writer.js';
 import type { ShiftsWorkbookWriter } from '../render/xlsx/shifts-workbook-writer.js';
-import type { RenderPool } from './render-pool.js';
-import type { RenderedShifts, RenderRequest } from './shift-rendering.js';
+import { RenderPool } from './render-pool.js';
+import type { RenderedShifts, RenderRequest, RenderSetup } from './shift-rendering.js';
+import type { ExportBatch, TableOutput } from './table-output.js';
 
 interface Pending {
   readonly records: readonly ShiftRecord[];
@@ -27,12 +31,24 @@ export interface ShiftRowsOutputOptions {
   readonly workbook: ShiftsWorkbookWriter | undefined;
   /** Render threads; none: every batch is rendered here. */
   readonly pool: RenderPool | undefined;
+  /** Where finish() says how the batches were rendered, when there were render threads. */
+  readonly log?: Logger;
 }
 
-export class ShiftRowsOutput {
+export interface ShiftRowsThreads {
+  /** EXPORT_THREADS: threads that render the shifts, the export's own included. */
+  readonly threads: number;
+  /** What the render threads are set up with: the division directory and shifts.csv's options. */
+  readonly setup: RenderSetup;
+}
+
+export class ShiftRowsOutput implements TableOutput {
   readonly #csv: CsvTableWriter<ShiftRecord> | undefined;
   readonly #workbook: ShiftsWorkbookWriter | undefined;
   readonly #pool: RenderPool | undefined;
+  readonly #log: Logger | undefined;
+  /** The pool was started by open(), and ends with this output. */
+  #ownsPool = false;
   readonly #sheetRowLimit: number;
   readonly #pending: Pending[] = [];
   /** Data rows of the current Shifts sheet once every pending batch is written. */
@@ -46,18 +62,37 @@ export class ShiftRowsOutput {
     this.#csv = options.csv;
     this.#workbook = options.workbook;
     this.#pool = options.pool;
+    this.#log = options.log;
     this.#sheetRowLimit = options.workbook?.sheetRowLimit ?? Number.MAX_SAFE_INTEGER;
   }
 
   /**
-   * Takes one batch's exported records (`rowIndexes`: where each was in `batch`, the text it was
+   * The export's shift rows, on render threads of their own when `threads` asks for more than the
+   * export's thread. Render threads pay for the workbook only: each parses its batches again
+   * (~5 CPU-µs a row), about what rendering a CSV record costs, so a CSV-only export was slower
+   * with them (bench/README.md). The threads end when the output finishes or aborts.
+   */
+  static open(
+    options: Omit<ShiftRowsOutputOptions, 'pool'>,
+    { threads, setup }: ShiftRowsThreads,
+  ): ShiftRowsOutput {
+    const pool =
+      threads > 1 && options.workbook !== undefined ? new RenderPool(threads - 1, setup) : undefined;
+    const output = new ShiftRowsOutput({ ...options, pool });
+    output.#ownsPool = pool !== undefined;
+    return output;
+  }
+
+  /** With render threads, each batch comes with the text it was parsed from. */
+  get wantsParsedBatch(): boolean {
+    return this.#pool !== undefined;
+  }
+
+  /**
+   * Takes one batch's exported records (`rowIndexes`: where each was in `parsed`, the text it was
    * parsed from); resolves once there is room for the next batch.
    */
-  async add(
-    records: readonly ShiftRecord[],
-    rowIndexes: readonly number[],
-    batch: ParsedBatch | undefined,
-  ): Promise<void> {
+  async write({ shifts: records, rowIndexes, parsed: batch }: ExportBatch): Promise<void> {
     if (records.length === 0 || (this.#csv === undefined && this.#workbook === undefined)) return;
     const pool = this.#pool;
     const firstRow = this.#planRows(records.length);
@@ -90,9 +125,31 @@ export class ShiftRowsOutput {
     while (this.#pending.length > most) await this.#writeNext();
   }
 
-  /** Writes every batch still pending. */
-  async flush(): Promise<void> {
+  /** Writes every batch still pending; the files themselves are ended by their outputs. */
+  async finish(): Promise<void> {
     while (this.#pending.length > 0) await this.#writeNext();
+    if (this.#pool !== undefined)
+      this.#log?.debug(
+        {
+          threadBatches: this.threadBatches,
+          localBatches: this.localBatches,
+          styleRetries: this.styleRetries,
+        },
+        'shifts rendered',
+      );
+    await this.#closePool();
+  }
+
+  /** Batches still pending are dropped; the render threads end. */
+  async abort(): Promise<void> {
+    this.#pending.length = 0;
+    await this.#closePool();
+  }
+
+  async #closePool(): Promise<void> {
+    if (!this.#ownsPool) return;
+    this.#ownsPool = false;
+    await this.#pool?.close();
   }
 
   /**

@@ -1,7 +1,8 @@
-// An export asked for by a person or a program (CLI flags, an API body), checked before anything
-// is enqueued so that mistakes are answered at once with one line: a real period within the
-// maximum length, known formats (default EXPORT_FORMATS), a destination we would accept. The
-// result is the job data; the worker checks it again when the job starts.
+// An export request: what a person or a program asks for (CLI flags, an API body), as text.
+// checkExportRequest checks it before anything is enqueued, so that mistakes are answered at once
+// with one line: a real period within the maximum length, known formats (default EXPORT_FORMATS),
+// a destination we would accept. The result is the job data; the worker checks it again when the
+// job starts.
 
 import { parseFormats, type ExportFormat } from '../domain/export-format.js';
 import type { ExportConfig } from '../config/export-config.js';
@@ -9,7 +10,8 @@ import { FLAG_PERIOD_FIELDS, parsePeriod, type PeriodFields } from '../domain/pe
 import { ConfigError, InvalidRequestError } from '../errors.js';
 import { exportJobData, type ExportJobData } from './export-job-data.js';
 
-export interface ExportAsk {
+/** An export as asked for, unchecked. */
+export interface ExportRequest {
   readonly from: string;
   readonly to: string;
   /** `csv,xlsx,parquet` text (CLI) or a list (API); absent: EXPORT_FORMATS. */
@@ -20,7 +22,7 @@ export interface ExportAsk {
 /** Longest backfill, in days: one child job per day. */
 export const MAX_BACKFILL_DAYS = 366;
 
-/** The names of an ask's fields in messages: the period's, and the formats'. */
+/** The names of a request's fields in messages: the period's, and the formats'. */
 export interface RequestFields extends PeriodFields {
   readonly formats: string;
 }
@@ -51,28 +53,28 @@ const backfillOverLimit = (maxDays: number): string =>
  * in by the caller because the queue room does not import destinations/. `backfill`: the period
  * may be up to MAX_BACKFILL_DAYS long.
  */
-export function exportRequest(
-  ask: ExportAsk,
+export function checkExportRequest(
+  request: ExportRequest,
   config: Pick<ExportConfig, 'formats' | 'maxDays'>,
   checkDest: (dest: string) => unknown,
   options: { readonly backfill?: boolean; readonly fields?: RequestFields } = {},
 ): ExportJobData {
   const fields = options.fields ?? FLAG_FIELDS;
   const period = parsePeriod(
-    ask.from,
-    ask.to,
+    request.from,
+    request.to,
     options.backfill === true
       ? { maxDays: MAX_BACKFILL_DAYS, fields, overLimit: backfillOverLimit }
       : { maxDays: config.maxDays, fields },
   );
   const formats: readonly ExportFormat[] =
-    ask.formats === undefined
+    request.formats === undefined
       ? config.formats
       : requestedFormats(
-          typeof ask.formats === 'string' ? ask.formats : ask.formats.join(','),
+          typeof request.formats === 'string' ? request.formats : request.formats.join(','),
           fields.formats,
         );
   // Refuses `..`, control characters, bad bucket names... now rather than in the worker.
-  if (ask.dest !== undefined) checkDest(ask.dest);
-  return exportJobData(period.from, period.to, formats, ask.dest);
+  if (request.dest !== undefined) checkDest(request.dest);
+  return exportJobData(period.from, period.to, formats, request.dest);
 }

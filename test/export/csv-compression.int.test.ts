@@ -1,4 +1,4 @@
-// CSV_COMPRESSION=gzip through PeriodExport, the assembly `run`, `demo` and the worker share: the
+// CSV_COMPRESSION=gzip through ConfiguredExport, the assembly `run`, `demo` and the worker share: the
 // same period exported plain and gzip-compressed, into a folder and into S3 (an S3-compatible
 // server in this process). Every `.csv.gz` decompresses to the bytes of its plain twin, the
 // manifest lists the compressed bytes, and the object is uploaded as gzip-encoded text/csv.
@@ -15,7 +15,7 @@ import type { Manifest } from '../../src/render/manifest.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { startTestS3Server, type TestS3Server } from '../support/s3-server.js';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
-import { exportPeriod } from '../support/period-export.js';
+import { runConfiguredExport } from '../support/run-configured-export.js';
 
 const PERIOD = { from: '2024-03-28', to: '2024-03-30' };
 const CSV_FILES = [
@@ -58,7 +58,7 @@ async function exportTo(dest: string, settings: Record<string, string>): Promise
     S3_FORCE_PATH_STYLE: 'true',
     ...settings,
   };
-  return (await exportPeriod(env, PERIOD, ['csv'])).result;
+  return (await runConfiguredExport(env, PERIOD, ['csv'])).result;
 }
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');

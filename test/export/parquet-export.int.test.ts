@@ -1,4 +1,4 @@
-// `--format parquet` end to end but in process: the sandbox over HTTP, PeriodExport into a temporary
+// `--format parquet` end to end but in process: the sandbox over HTTP, ConfiguredExport into a temporary
 // folder, then shifts.parquet read back with DuckDB against shifts.csv of the same export — every
 // column typed as its kind promises, every cell and the row count equal — and listed in the manifest
 // with its rows, bytes and sha256.
@@ -14,7 +14,7 @@ import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { TOOL_NAME, TOOL_VERSION } from '../../src/version.js';
 import { csvRecordsUnguarded, differences, readParquet } from '../support/parquet-reader.js';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
-import { exportPeriod } from '../support/period-export.js';
+import { runConfiguredExport } from '../support/run-configured-export.js';
 
 const PERIOD = { from: '2024-03-01', to: '2024-03-31' };
 
@@ -34,7 +34,7 @@ afterAll(async () => {
 describe('an export with --format csv,parquet', () => {
   it('writes shifts.parquet that DuckDB reads back equal to shifts.csv, listed in the manifest', async () => {
     const env = { EXPORT_DEST: dest, WFM_BASE_URL: sandbox.url, WFM_TOKEN: SANDBOX_READER_TOKEN };
-    const { result } = await exportPeriod(env, PERIOD, ['csv', 'parquet']);
+    const { result } = await runConfiguredExport(env, PERIOD, ['csv', 'parquet']);
 
     const exported = result.manifest.counts.exported;
     expect(exported).toBeGreaterThan(1000);

@@ -85,13 +85,12 @@ async function write(
   const output = new ShiftRowsOutput({ csv, workbook, pool });
   const take = async (batch: ReturnType<JsonArrayScanner['push']>): Promise<void> => {
     const parsed = pool === undefined ? undefined : batch.texts?.parsedBatch?.();
-    const { shifts, rowIndexes } = pipeline.processBatch(batch);
-    await output.add(shifts, rowIndexes, parsed);
+    await output.write({ ...pipeline.processBatch(batch), parsed });
   };
   // Chunks of a few hundred bytes, so batches end wherever batchBytes puts them.
   for (let at = 0; at < body.length; at += 377) await take(scanner.push(body.subarray(at, at + 377)));
   await take(scanner.end());
-  await output.flush();
+  await output.finish();
   await csv.end();
   const counts = pipeline.counts;
   await workbook.finish(EMPTY_SUMMARIES(pipeline), {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
-import { exportPeriod } from '../support/period-export.js';
+import { runConfiguredExport } from '../support/run-configured-export.js';
 
 const PERIOD = { from: '2024-03-10', to: '2024-03-31' };
 const SUMMARIES = ['summary_by_user.csv', 'summary_by_shop.csv', 'summary_by_region.csv'];
@@ -42,7 +42,7 @@ async function exportWith(memoryMb: string, name: string): Promise<{ dir: string
   };
   // os.tmpdir() reads TMPDIR when it is called: the export's temp files go here.
   process.env['TMPDIR'] = temp;
-  const { result } = await exportPeriod(env, PERIOD, ['csv', 'xlsx']);
+  const { result } = await runConfiguredExport(env, PERIOD, ['csv', 'xlsx']);
   return { dir: result.location, temp };
 }
 

@@ -30,7 +30,7 @@ import {
   pdfPageTexts,
   type PagePicture,
 } from '../support/workbook-readers.js';
-import { exportPeriod } from '../support/period-export.js';
+import { runConfiguredExport } from '../support/run-configured-export.js';
 
 const PERIOD = { from: '2024-03-25', to: '2024-03-31' };
 
@@ -132,7 +132,7 @@ beforeAll(async () => {
   });
   dest = mkdtempSync(join(tmpdir(), 'workbook-print-'));
   const env = { EXPORT_DEST: dest, WFM_BASE_URL: sandbox.url, WFM_TOKEN: SANDBOX_READER_TOKEN };
-  const { result } = await exportPeriod(env, PERIOD, ['xlsx']);
+  const { result } = await runConfiguredExport(env, PERIOD, ['xlsx']);
   exported = result.manifest.counts.exported;
   pdf = await libreOfficePdf(join(result.location, 'shifts.xlsx'), join(dest, 'pdf'));
 }, 600_000);

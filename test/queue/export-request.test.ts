@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadExportConfig } from '../../src/config/export-config.js';
 import { ShiftExportError } from '../../src/errors.js';
-import { BODY_FIELDS, exportRequest, MAX_BACKFILL_DAYS } from '../../src/queue/export-request.js';
+import { BODY_FIELDS, checkExportRequest, MAX_BACKFILL_DAYS } from '../../src/queue/export-request.js';
 
 const config = loadExportConfig({});
 const anyDest = (): void => undefined;
@@ -17,21 +17,22 @@ function refusal(fn: () => unknown): ShiftExportError {
   throw new Error('expected a refusal');
 }
 
-describe('exportRequest', () => {
+describe('checkExportRequest', () => {
   it('names the CLI flags for a command line', () => {
-    const e = refusal(() => exportRequest({ from: '2024-03-05', to: '2024-03-01' }, config, anyDest));
+    const e = refusal(() => checkExportRequest({ from: '2024-03-05', to: '2024-03-01' }, config, anyDest));
     expect(e.toOneLine()).toBe('REQUEST_INVALID: --from 2024-03-05 is after --to 2024-03-01');
   });
 
   it('names the body fields, never a CLI flag, for an API body', () => {
-    const asks = [
+    const requests = [
       { from: '2024-03-05', to: '2024-03-01' },
       { from: '2024-02-30', to: '2024-03-01' },
       { from: '2024-03-01', to: 'soon' },
       { from: '2024-03-01', to: '2024-03-01', formats: ['pdf'] },
     ];
-    const messages = asks.map(
-      (ask) => refusal(() => exportRequest(ask, config, anyDest, { fields: BODY_FIELDS })).message,
+    const messages = requests.map(
+      (request) =>
+        refusal(() => checkExportRequest(request, config, anyDest, { fields: BODY_FIELDS })).message,
     );
     expect(messages).toEqual([
       'from 2024-03-05 is after to 2024-03-01',
@@ -49,7 +50,7 @@ describe('exportRequest', () => {
     );
     expect(readme).not.toMatch(/^\| `CONFIG_INVALID` \|[^\n]*an unknown format in `--format`/m);
     const e = refusal(() =>
-      exportRequest({ from: '2024-03-01', to: '2024-03-01', formats: 'pdf' }, config, anyDest),
+      checkExportRequest({ from: '2024-03-01', to: '2024-03-01', formats: 'pdf' }, config, anyDest),
     );
     expect(e.code).toBe('REQUEST_INVALID');
     expect(e.message).toBe(
@@ -59,7 +60,7 @@ describe('exportRequest', () => {
 
   it('says a backfill over its maximum is to be split into backfills, not "use backfill"', () => {
     const e = refusal(() =>
-      exportRequest({ from: '2020-01-01', to: '2021-12-31' }, config, anyDest, { backfill: true }),
+      checkExportRequest({ from: '2020-01-01', to: '2021-12-31' }, config, anyDest, { backfill: true }),
     );
     expect(e.message).toBe(
       `the period 2020-01-01..2021-12-31 has 731 days, more than the ${MAX_BACKFILL_DAYS} one backfill may cover; split it into several backfills`,
@@ -67,7 +68,7 @@ describe('exportRequest', () => {
   });
 
   it('says an export over EXPORT_MAX_DAYS may be split or backfilled', () => {
-    const e = refusal(() => exportRequest({ from: '2024-01-01', to: '2024-03-01' }, config, anyDest));
+    const e = refusal(() => checkExportRequest({ from: '2024-01-01', to: '2024-03-01' }, config, anyDest));
     expect(e.message).toBe(
       'the period 2024-01-01..2024-03-01 has 61 days, more than the maximum of 31 (EXPORT_MAX_DAYS); split it or use backfill',
     );

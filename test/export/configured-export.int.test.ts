@@ -1,4 +1,4 @@
-// PeriodExport against the sandbox over HTTP into a temporary folder: the one assembly that `run`,
+// ConfiguredExport against the sandbox over HTTP into a temporary folder: the one assembly that `run`,
 // `demo` and the worker share writes the files with row hashes, counts the changes on the next
 // export of the period (whatever its formats, delimiter or BOM), and reports the upstream traffic.
 
@@ -12,7 +12,7 @@ import type { ExportFormat } from '../../src/domain/export-format.js';
 import type { ExportResult } from '../../src/export/run-export.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
-import { exportPeriod } from '../support/period-export.js';
+import { runConfiguredExport } from '../support/run-configured-export.js';
 
 const DAY = '2024-03-30';
 
@@ -21,7 +21,7 @@ let dest: string;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
-  dest = mkdtempSync(join(tmpdir(), 'period-export-'));
+  dest = mkdtempSync(join(tmpdir(), 'configured-export-'));
 });
 
 afterAll(async () => {
@@ -34,10 +34,10 @@ async function exportOnce(
   csv: Record<string, string> = {},
 ): Promise<{ result: ExportResult; wireBytes: number }> {
   const env = { EXPORT_DEST: dest, WFM_BASE_URL: sandbox.url, WFM_TOKEN: SANDBOX_READER_TOKEN, ...csv };
-  return exportPeriod(env, { from: DAY, to: DAY }, formats);
+  return runConfiguredExport(env, { from: DAY, to: DAY }, formats);
 }
 
-describe('PeriodExport', () => {
+describe('ConfiguredExport', () => {
   it('publishes the files with row hashes, then counts the changes on the next export', async () => {
     const first = await exportOnce();
     expect(first.result.location).toBe(join(dest, `${DAY}_${DAY}`));

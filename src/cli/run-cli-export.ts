@@ -1,14 +1,14 @@
-// Everything `run` and `demo` share: read the export settings and formats from configuration, run
-// the PeriodExport (src/export/period-export.ts) with a live progress line, print the summary
-// (where the files are, the headline numbers, the rows changed since the previous export).
-// Configuration is parsed here, at the edge, once.
+// The command line's runner of one export, which `run` and `demo` share: read the export settings
+// and formats from configuration, run the ConfiguredExport (src/export/configured-export.ts) with a
+// live progress line, print the summary (where the files are, the headline numbers, the rows
+// changed since the previous export). Configuration is parsed here, at the edge, once.
 
 import { loadExportConfig } from '../config/export-config.js';
 import { loadS3Config } from '../config/s3-config.js';
 import type { ConnectedWfmConfig } from '../config/wfm-config.js';
 import type { ExportFormat } from '../domain/export-format.js';
 import type { Period } from '../domain/period.js';
-import { PeriodExport } from '../export/period-export.js';
+import { ConfiguredExport } from '../export/configured-export.js';
 import type { ExportResult } from '../export/run-export.js';
 import { exportJobResult } from '../queue/export-job-result.js';
 import type { CliIo } from './command.js';
@@ -16,7 +16,7 @@ import { commandLogger } from './command-logger.js';
 import { formatExportResult } from './job-text.js';
 import { createProgressLine } from './progress-line.js';
 
-export interface ExportSessionOptions {
+export interface CliExportOptions {
   readonly period: Period;
   readonly wfm: ConnectedWfmConfig;
   /** --dest, else EXPORT_DEST. */
@@ -25,15 +25,15 @@ export interface ExportSessionOptions {
   readonly formats: readonly ExportFormat[] | undefined;
 }
 
-export async function runExportSession(
-  options: ExportSessionOptions,
+export async function runCliExport(
+  options: CliExportOptions,
   io: CliIo,
   signal?: AbortSignal,
 ): Promise<ExportResult> {
   const exportConfig = loadExportConfig(io.env);
   const formats = options.formats ?? exportConfig.formats;
   const logger = commandLogger(io, 'export');
-  const periodExport = await PeriodExport.open({
+  const configuredExport = await ConfiguredExport.open({
     dest: options.dest ?? exportConfig.dest,
     exportConfig,
     wfm: options.wfm,
@@ -42,7 +42,7 @@ export async function runExportSession(
   });
   const progress = createProgressLine(io.stderr);
   try {
-    const result = await periodExport.run(
+    const result = await configuredExport.run(
       { period: options.period, formats },
       { onProgress: (p) => progress.update(p), signal },
     );
@@ -54,21 +54,6 @@ export async function runExportSession(
     progress.done();
     throw error;
   } finally {
-    await periodExport.close();
+    await configuredExport.close();
   }
-}
-
-/** An AbortSignal that fires on the first SIGINT/SIGTERM, so uploads are aborted cleanly. */
-export function signalOnInterrupt(): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const onSignal = (name: NodeJS.Signals) => controller.abort(new Error(`received ${name}`));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  return {
-    signal: controller.signal,
-    dispose() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
 }

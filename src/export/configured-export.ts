@@ -1,7 +1,7 @@
-// One export of a period as `shift-export run`, `demo` and the queue worker all assemble it: the
-// destination named by text, a WFM client, and runExport with the settings from configuration.
-// What differs per caller stays with the caller: the worker's destination rule, job data, progress
-// and metrics; the CLI's progress line and summary.
+// The use case wired from configuration, as `shift-export run`, `demo` and the queue worker all
+// run it: the destination named by text, a WFM client, and runExport with the settings from
+// configuration. What differs per caller stays with the caller: the worker's destination rule, job
+// data, progress and metrics; the CLI's progress line and summary.
 
 import type { ConnectedWfmConfig } from '../config/wfm-config.js';
 import type { ExportConfig } from '../config/export-config.js';
@@ -11,9 +11,9 @@ import { createDestination, type AnyDestination } from '../destinations/create-d
 import type { Logger } from '../logger.js';
 import { WfmClient } from '../wfm/wfm-client.js';
 import type { ProgressListener } from './progress.js';
-import { runExport, type ExportRequest, type ExportResult } from './run-export.js';
+import { runExport, type ExportScope, type ExportResult } from './run-export.js';
 
-export interface PeriodExportOptions {
+export interface ConfiguredExportOptions {
   /** Where the files go: a folder or an s3:// URL. */
   readonly dest: string;
   /** The roots a local folder must stay inside; the worker gives them, the CLI does not. */
@@ -27,17 +27,17 @@ export interface PeriodExportOptions {
   readonly onUpstreamRetry?: () => void;
 }
 
-interface PeriodExportRun {
+interface RunOptions {
   readonly onProgress?: ProgressListener;
   readonly signal?: AbortSignal | undefined;
 }
 
-export class PeriodExport {
+export class ConfiguredExport {
   readonly #destination: AnyDestination;
   readonly #client: WfmClient;
-  readonly #options: PeriodExportOptions;
+  readonly #options: ConfiguredExportOptions;
 
-  private constructor(destination: AnyDestination, options: PeriodExportOptions) {
+  private constructor(destination: AnyDestination, options: ConfiguredExportOptions) {
     this.#destination = destination;
     this.#options = options;
     const onRetry = options.onUpstreamRetry;
@@ -48,17 +48,17 @@ export class PeriodExport {
   }
 
   /** Builds the destination and the client; nothing is read or written until run. */
-  static async open(options: PeriodExportOptions): Promise<PeriodExport> {
+  static async open(options: ConfiguredExportOptions): Promise<ConfiguredExport> {
     const roots = options.roots === undefined ? {} : { roots: options.roots };
     const destination = await createDestination(options.dest, options.s3Config, options.logger, roots);
-    return new PeriodExport(destination, options);
+    return new ConfiguredExport(destination, options);
   }
 
   /** Checks the destination can be written, then exports. */
-  async run(request: ExportRequest, run: PeriodExportRun = {}): Promise<ExportResult> {
+  async run(scope: ExportScope, run: RunOptions = {}): Promise<ExportResult> {
     await this.#destination.check();
     const { exportConfig, wfm, logger } = this.#options;
-    return runExport(request, {
+    return runExport(scope, {
       source: this.#client,
       destination: this.#destination,
       settings: {

@@ -1,4 +1,4 @@
-// One export through PeriodExport, the assembly `run`, `demo` and the worker share, configured as
+// One export through ConfiguredExport, the assembly `run`, `demo` and the worker share, configured as
 // `run` would be by the environment `env` (EXPORT_DEST is where it goes).
 
 import { loadExportConfig } from '../../src/config/export-config.js';
@@ -6,24 +6,24 @@ import { loadS3Config } from '../../src/config/s3-config.js';
 import { loadWfmConfig, requireUpstream } from '../../src/config/wfm-config.js';
 import type { ExportFormat } from '../../src/domain/export-format.js';
 import type { Period } from '../../src/domain/period.js';
-import { PeriodExport } from '../../src/export/period-export.js';
+import { ConfiguredExport } from '../../src/export/configured-export.js';
 import type { ExportResult } from '../../src/export/run-export.js';
 import { silentLogger } from '../../src/logger.js';
 
-export interface PeriodExportRun {
+export interface ConfiguredExportRun {
   readonly result: ExportResult;
   /** Bytes of the report on the wire. */
   readonly wireBytes: number;
 }
 
-export async function exportPeriod(
+export async function runConfiguredExport(
   env: Record<string, string>,
   period: Period,
   formats: readonly ExportFormat[],
-): Promise<PeriodExportRun> {
+): Promise<ConfiguredExportRun> {
   const dest = env['EXPORT_DEST'];
-  if (dest === undefined) throw new Error('exportPeriod needs EXPORT_DEST');
-  const periodExport = await PeriodExport.open({
+  if (dest === undefined) throw new Error('runConfiguredExport needs EXPORT_DEST');
+  const configuredExport = await ConfiguredExport.open({
     dest,
     exportConfig: loadExportConfig(env),
     wfm: requireUpstream(loadWfmConfig(env)),
@@ -31,9 +31,9 @@ export async function exportPeriod(
     logger: silentLogger,
   });
   try {
-    const result = await periodExport.run({ period, formats });
-    return { result, wireBytes: periodExport.upstreamTraffic.wireBytes };
+    const result = await configuredExport.run({ period, formats });
+    return { result, wireBytes: configuredExport.upstreamTraffic.wireBytes };
   } finally {
-    await periodExport.close();
+    await configuredExport.close();
   }
 }

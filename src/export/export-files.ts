@@ -1,0 +1,94 @@
+// The files of one export, as its outputs open them in the publication: each with its content
+// type and encoding and the data rows its output counted, in the order opened — the order the
+// manifest lists them. stored() waits until every file is durably stored and gives its manifest
+// entry; abandon() is the end of a failed export: whatever is still being written is destroyed
+// and the publication aborted, so nothing of it becomes visible.
+
+import type { Writable } from 'node:stream';
+import type {
+  ExportFileSink,
+  ExportPublication,
+  PublishedExport,
+  StoredFile,
+} from '../destinations/destination.js';
+import type { Logger } from '../logger.js';
+import type { ManifestFile } from '../render/manifest.js';
+
+/** One file being written. */
+export class ExportFile {
+  readonly #sink: ExportFileSink;
+  readonly contentType: string;
+  readonly contentEncoding: 'gzip' | undefined;
+  /** Data rows, as the manifest lists them; set by the output that ends the file. */
+  rows = 0;
+
+  constructor(sink: ExportFileSink, contentType: string, contentEncoding: 'gzip' | undefined) {
+    this.#sink = sink;
+    this.contentType = contentType;
+    this.contentEncoding = contentEncoding;
+  }
+
+  /** Where the file's bytes go (honour backpressure), then end() it. */
+  get stream(): Writable {
+    return this.#sink.stream;
+  }
+
+  /** Resolves once the file is durably stored. */
+  done(): Promise<StoredFile> {
+    return this.#sink.done();
+  }
+}
+
+export class ExportFiles {
+  readonly #publication: ExportPublication;
+  readonly #files: ExportFile[] = [];
+
+  constructor(publication: ExportPublication) {
+    this.#publication = publication;
+  }
+
+  /** Starts a file of the export (`gzip`: a `.gz` file served as its content type, compressed). */
+  open(name: string, contentType: string, contentEncoding?: 'gzip'): ExportFile {
+    const sink = this.#publication.openFile(name, contentType, contentEncoding);
+    const file = new ExportFile(sink, contentType, contentEncoding);
+    this.#files.push(file);
+    return file;
+  }
+
+  /** Once every output has ended its files: each file stored, as the manifest lists it. */
+  async stored(): Promise<ManifestFile[]> {
+    return Promise.all(this.#files.map(async (file) => manifestFile(await file.done(), file)));
+  }
+
+  /** Stores manifest.json last and makes the export visible (ExportPublication.publish). */
+  publish(manifestJson: string): Promise<PublishedExport> {
+    return this.#publication.publish(manifestJson);
+  }
+
+  /** The export failed: every file still open is destroyed, the publication aborted; never rejects. */
+  async abandon(error: unknown, log: Logger): Promise<void> {
+    for (const file of this.#files) {
+      if (!file.stream.destroyed)
+        file.stream.destroy(error instanceof Error ? error : new Error(String(error)));
+      // done() rejects now; its error is the one we already have.
+      file.done().catch(() => undefined);
+    }
+    try {
+      await this.#publication.abort(error);
+    } catch (abortError) {
+      log.error({ err: abortError }, 'cleaning up the failed export failed too');
+    }
+  }
+}
+
+function manifestFile(stored: StoredFile, file: ExportFile): ManifestFile {
+  return {
+    name: stored.name,
+    path: stored.path,
+    bytes: stored.bytes,
+    sha256: stored.sha256,
+    rows: file.rows,
+    content_type: file.contentType,
+    ...(file.contentEncoding === undefined ? {} : { content_encoding: file.contentEncoding }),
+  };
+}

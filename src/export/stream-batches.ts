@@ -1,0 +1,40 @@
+// The export's main loop: the report read from the upstream batch by batch, each batch through the
+// pipeline's stages and on to the outputs (batch-fan-out.ts), the progress reported after each and
+// the abort signal checked between them. The stages run synchronously per batch; writing (and
+// waiting for slow files) happens between batches.
+
+import { upstreamWindow, type Period } from '../domain/period.js';
+import type { ShiftPipeline } from '../pipeline/shift-pipeline.js';
+import type { ReadProgress } from '../wfm/report-reader.js';
+import type { ProgressReport } from './progress.js';
+import type { ShiftSource } from './shift-source.js';
+import type { TableOutput } from './table-output.js';
+import { throwIfAborted } from './throw-if-aborted.js';
+
+export interface StreamOptions {
+  /** The period whose report is read (the upstream's window around it). */
+  readonly period: Period;
+  readonly signal: AbortSignal | undefined;
+  readonly report: ProgressReport;
+}
+
+/** Streams the whole report into `outputs`; how the read went (undefined: it never started). */
+export async function streamBatches(
+  source: ShiftSource,
+  pipeline: ShiftPipeline,
+  outputs: TableOutput,
+  { period, signal, report }: StreamOptions,
+): Promise<ReadProgress | undefined> {
+  let upstream: ReadProgress | undefined;
+  const read = { window: upstreamWindow(period), signal, onProgress: (p: ReadProgress) => (upstream = p) };
+  const keepText = outputs.wantsParsedBatch === true;
+  for await (const batch of source.readShifts(read)) {
+    // Taken before the pipeline releases the batch's texts: a render thread parses it again.
+    const parsed = keepText ? batch.texts?.parsedBatch?.() : undefined;
+    await outputs.write({ ...pipeline.processBatch(batch), parsed });
+    const counts = pipeline.counts;
+    report({ rows: counts.fetched, exported: counts.exported, rejected: counts.rejected });
+    throwIfAborted(signal);
+  }
+  return upstream;
+}

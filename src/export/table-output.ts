@@ -1,0 +1,53 @@
+// A table writer of an export, one interface for all of them (CSV, workbook, Parquet, the shift
+// rows rendered on threads, the change recorder's notes): it gets every batch the pipeline gives,
+// in report order, through the fan-out (batch-fan-out.ts); then finish() once the summaries and
+// the changes since the previous export are known, or abort() when the export fails. The files it
+// writes are opened in ExportFiles, which stores them, lists them in the manifest, and destroys
+// them when the export fails.
+
+import type { RecordedChanges } from '../changes/change-recorder.js';
+import type { ExportCounts } from '../domain/export-counts.js';
+import type { Period } from '../domain/period.js';
+import type { ParsedBatch } from '../domain/raw-rows.js';
+import type { ExportSummaries } from '../domain/summary.js';
+import type { Logger } from '../logger.js';
+import type { DivisionDirectory } from '../pipeline/enrich.js';
+import type { BatchResult } from '../pipeline/shift-pipeline.js';
+import type { ExportFiles } from './export-files.js';
+import type { ExportSettings } from './export-settings.js';
+
+/** One batch out of the pipeline: its exported shifts (and their rows in the batch), its rejected rows. */
+export interface ExportBatch extends BatchResult {
+  /** The text the reader parsed the batch from, kept for a render thread when an output wants it. */
+  readonly parsed: ParsedBatch | undefined;
+}
+
+/** What is known once every batch has been written. */
+export interface ExportEnding {
+  readonly summaries: ExportSummaries;
+  readonly counts: ExportCounts;
+  /** The changes since the previous export, as the manifest will say them. */
+  readonly changes: Omit<RecordedChanges, 'file'>;
+}
+
+/** What an output is opened with, before the first batch. */
+export interface OutputSetup {
+  readonly files: ExportFiles;
+  readonly settings: ExportSettings;
+  readonly divisions: DivisionDirectory;
+  readonly period: Period;
+  readonly exportId: string;
+  readonly startedAt: Date;
+  readonly log: Logger;
+}
+
+export interface TableOutput {
+  /** True when the output renders on other threads: each batch then carries its parsed text. */
+  readonly wantsParsedBatch?: boolean;
+  /** Takes one batch; resolves once there is room for the next. */
+  write(batch: ExportBatch): Promise<void>;
+  /** After the last batch: writes what is left and ends its files, each with its rows counted. */
+  finish(ending: ExportEnding): Promise<void>;
+  /** The export failed (maybe after finish): stop, and let go of threads and temp files. */
+  abort(error: unknown): Promise<void>;
+}
