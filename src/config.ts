@@ -627,6 +627,16 @@ function isTimeZone(tz: string): boolean {
 }
 
 const scheduleVariables = {
+  /** Read by src/definitions/ (the file is checked there, line by line), not here. */
+  exportsFile: envVar(
+    'EXPORTS_FILE',
+    z
+      .string()
+      .refine((p) => !hasControlCharacters(p), 'must not contain control characters')
+      .optional(),
+    'YAML file of export definitions (docs/examples/exports.yaml), each a name, schedule, period, formats, dest, filter, split and deliver; `shift-export exports check` checks it. A definition without formats or dest gets EXPORT_FORMATS and EXPORT_DEST/NAME. Set, it replaces NIGHTLY_* and LOOKBACK_DAYS; unset, one definition named nightly is made of them, EXPORT_FORMATS and EXPORT_DEST (its files stay in EXPORT_DEST itself).',
+    { docDefault: '(none: the nightly definition)' },
+  ),
   enabled: envVar(
     'NIGHTLY_ENABLED',
     flag(true),
