@@ -20,6 +20,7 @@ type Room =
   | 'render'
   | 'destinations'
   | 'changes'
+  | 'definitions'
   | 'export'
   | 'queue'
   | 'api'
@@ -52,6 +53,10 @@ const MAY_IMPORT: Readonly<Record<Room, readonly Room[]>> = {
   // row-hashes.bin in the publication and reads the previous export back (destinations), and
   // speaks the manifest's `previous` and `changes` (render/manifest).
   changes: ['render', 'destinations', 'domain', 'contract', 'shared'],
+  // Export definitions (EXPORTS_FILE): schema, loader, period rules, next runs. A dest is checked
+  // by the destinations' own rule (allowed-destination.ts, the one file it takes from there); the
+  // queue, the network and delivery are the callers'.
+  definitions: ['destinations', 'config', 'domain', 'contract', 'shared'],
   export: ['changes', 'pipeline', 'render', 'destinations', 'wfm', 'config', 'domain', 'contract', 'shared'],
   // Redis, queue names, job schemas, producers. The job's result is the manifest's summary, so
   // its schema is read from render/manifest.
@@ -64,6 +69,7 @@ const MAY_IMPORT: Readonly<Record<Room, readonly Room[]>> = {
   // The reference upstream: it speaks the contract, and nothing of ours that uses it.
   sandbox: ['domain', 'contract', 'shared'],
   cli: [
+    'definitions',
     'api',
     'notify',
     'sandbox',
@@ -79,6 +85,7 @@ const MAY_IMPORT: Readonly<Record<Room, readonly Room[]>> = {
   ],
   jobs: [
     'cli',
+    'definitions',
     'notify',
     'queue',
     'export',
@@ -95,7 +102,9 @@ const MAY_IMPORT: Readonly<Record<Room, readonly Room[]>> = {
 /** Libraries that reach the network, a queue or storage: rows in, rows (or bytes) out does without. */
 const IO_LIBRARY =
   /^(undici|bullmq|ioredis|fastify|@fastify\/|@bull-board\/|@aws-sdk\/|node:(http|https|net|tls|dgram))/;
-const PURE_ROOMS: readonly Room[] = ['contract', 'domain', 'pipeline', 'render'];
+const PURE_ROOMS: readonly Room[] = ['contract', 'domain', 'pipeline', 'render', 'definitions'];
+/** What definitions may take from destinations: the rule of where a dest may be, nothing that writes. */
+const DEFINITIONS_FROM_DESTINATIONS: readonly string[] = ['src/destinations/allowed-destination.ts'];
 /** The one module that talks to exceljs, its untyped internals pinned to its version there. */
 const EXCELJS_ADAPTER = 'src/render/xlsx/exceljs-adapter.ts';
 /** The one module that reads process.env: every other gets the environment handed in. */
@@ -211,11 +220,21 @@ describe('the layout', () => {
     expect(broken).toEqual([]);
   });
 
-  it('keeps network, queue and storage libraries out of contract, domain, pipeline and render', () => {
+  it('keeps network, queue and storage libraries out of contract, domain, pipeline, render and definitions', () => {
     const broken = imports
       .filter((i) => !i.relative && PURE_ROOMS.includes(roomOf(i.from)) && IO_LIBRARY.test(i.to))
       .map(
         (i) => `${i.from} imports ${i.to}: ${roomOf(i.from)} works on rows and bytes, without I/O libraries`,
+      );
+    expect(broken).toEqual([]);
+  });
+
+  it('lets definitions take only the destination rule from destinations', () => {
+    const broken = imports
+      .filter((i) => i.relative && roomOf(i.from) === 'definitions' && roomOf(i.to) === 'destinations')
+      .filter((i) => !DEFINITIONS_FROM_DESTINATIONS.includes(i.to))
+      .map(
+        (i) => `${i.from} imports ${i.to}: definitions take only ${DEFINITIONS_FROM_DESTINATIONS.join(', ')}`,
       );
     expect(broken).toEqual([]);
   });

@@ -7,6 +7,7 @@ import { backfillCommand } from './backfill-command.js';
 import type { Command } from './command.js';
 import { demoCommand } from './demo-command.js';
 import { enqueueCommand } from './enqueue-command.js';
+import { exportsCommand } from './exports-command.js';
 import { runCommand } from './run-command.js';
 import { sandboxCommand } from './sandbox-command.js';
 import { statusCommand } from './status-command.js';
@@ -19,6 +20,7 @@ export function cliCommands(workerCommand: Command): readonly Command[] {
     enqueueCommand,
     statusCommand,
     backfillCommand,
+    exportsCommand,
     apiCommand,
     sandboxCommand,
   ];

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { envVar, type Loaded } from './env-var.js';
 import { loadDeclared, type Env } from './load-config.js';
+import { hasControlCharacters } from '../one-line.js';
 import { flag, int } from './variable-schemas.js';
 
 function isTimeZone(tz: string): boolean {
@@ -16,6 +17,16 @@ function isTimeZone(tz: string): boolean {
 }
 
 export const scheduleVariables = {
+  /** Read by src/definitions/ (the file is checked there, line by line), not here. */
+  exportsFile: envVar(
+    'EXPORTS_FILE',
+    z
+      .string()
+      .refine((p) => !hasControlCharacters(p), 'must not contain control characters')
+      .optional(),
+    'YAML file of export definitions (docs/examples/exports.yaml), each a name, schedule, period, formats, dest, filter, split and deliver; `shift-export exports check` checks it. A definition without formats or dest gets EXPORT_FORMATS and EXPORT_DEST/NAME. Set, it replaces NIGHTLY_* and LOOKBACK_DAYS; unset, one definition named nightly is made of them, EXPORT_FORMATS and EXPORT_DEST (its files stay in EXPORT_DEST itself).',
+    { docDefault: '(none: the nightly definition)' },
+  ),
   enabled: envVar(
     'NIGHTLY_ENABLED',
     flag(true),

@@ -20,6 +20,7 @@ const closedPorts = UNREACHABLE_SETTINGS;
 
 /** The command that reads `name` at start, with its arguments. */
 function commandFor(name: EnvName, dest: string): string[] {
+  if (name === 'EXPORTS_FILE') return ['exports', 'check'];
   if (name.startsWith('S3_')) return ['run', ...DAY, '--dest', 's3://bucket-x/prefix', '--format', 'csv'];
   if (/^(WFM|EXPORT|CSV|XLSX|LOG|NOTIFY)_/.test(name))
     return ['run', ...DAY, '--dest', dest, '--format', 'csv'];
