@@ -58,7 +58,7 @@ const USAGE =
   'usage: npm run bench -- [--rows N] [--runs N] [--formats csv|xlsx|csv,xlsx] [--dest local|s3]\n' +
   '                        [--lines K,K..] [--scale [--sizes A,B..]] [--cardinality] [--threads N]\n' +
   '                        [--client] [--no-record]\n' +
-  '(each flag is described at the top of bench/run.ts and in bench/README.md)';
+  '(each flag is described at the top of bench/run.ts and in docs/performance.md)';
 
 /** A bad flag stops the bench with one line that names it. */
 function usageError(message: string): never {

@@ -25,7 +25,7 @@ function usage(commands: readonly Command[]): string {
     '  npx shift-export run --from 2026-11-01 --to 2026-11-07   # needs WFM_BASE_URL and WFM_TOKEN',
     '  npx shift-export worker                                  # BullMQ worker with the nightly schedule',
     '',
-    'Configuration is read from environment variables: see README.md, "Configuration".',
+    'Configuration is read from environment variables: see docs/configuration.md.',
   ].join('\n');
 }
 

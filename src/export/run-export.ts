@@ -187,7 +187,7 @@ export async function runExport(request: ExportRequest, deps: ExportDependencies
       ...(budgetBytes === undefined ? {} : { groupMemory: { budgetBytes, temp } }),
     });
     // Render threads pay for the workbook only: each parses its batches again (~5 CPU-µs a row),
-    // about what rendering a CSV record costs, so a CSV-only export was slower with them (bench/README.md).
+    // about what rendering a CSV record costs, so a CSV-only export was slower with them (docs/performance.md).
     const threads = deps.settings.threads ?? 1;
     if (threads > 1 && workbook !== undefined)
       pool = new RenderPool(threads - 1, { divisions: directory, csv: shiftsCsv && csvOptions });
