@@ -16,7 +16,7 @@ RUN npm run build
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 # Node 24's V8 gives the young generation 64 MB semi-spaces by default (Node 20: 16 MB): a 1M-row
-# CSV export then peaks at ~350 MB instead of ~250 MB, for ~5% less CPU (bench/README.md).
+# CSV export then peaks at ~350 MB instead of ~250 MB, for ~5% less CPU (docs/performance.md).
 # A small container wants the memory; override NODE_OPTIONS to trade it back.
 ENV NODE_OPTIONS=--max-semi-space-size=16
 WORKDIR /app
@@ -31,6 +31,6 @@ EXPOSE 3000 8080
 # port, or a worker's Redis (bin/healthcheck.js).
 HEALTHCHECK --interval=30s --timeout=10s --start-period=20s --retries=3 \
   CMD ["node", "bin/healthcheck.js"]
-# The V8 flag of bin/shift-export.js's first line, which `node bin/…` does not read (bench/README.md).
+# The V8 flag of bin/shift-export.js's first line, which `node bin/…` does not read (docs/performance.md).
 ENTRYPOINT ["node", "--heap-growing-percent=100", "bin/shift-export.js"]
 CMD ["worker"]

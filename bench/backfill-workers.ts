@@ -2,7 +2,7 @@
 // (`backfill --wait`, one job per day) through one redis-server on this machine, with 1, 2 and 4
 // `shift-export worker` processes (WORKER_CONCURRENCY=1 each), CSV to a local folder; the sandbox
 // in its own process. Prints wall time of the backfill, rows exported (summed from the days'
-// manifests) and rows/s overall. Nothing is recorded: the figures go to bench/README.md by hand.
+// manifests) and rows/s overall. Nothing is recorded: the figures go to docs/performance.md by hand.
 //
 //   --rows N        report rows over the sandbox's 28 days (default 1,000,000: ~500k in 14 days)
 //   --workers A,B   worker counts to measure (default 1,2,4)

@@ -1,5 +1,5 @@
 // The lines the bench prints: which measurement each runs, how its rate is read (whole process
-// or the stage timed in-process) and the target it is held against (issue 6).
+// or the stage timed in-process) and the target it is held against (docs/performance.md).
 
 import type { MeasureKind } from './measure-kinds.js';
 import type { MeasureResult } from './measure.js';
@@ -22,7 +22,7 @@ export interface BenchLine {
 
 export const EXPORT_RSS_LIMIT_MB = 250;
 export const CLIENT_RSS_LIMIT_MB = 150;
-/** Issue 14: every row its own user, 3M rows, at most 300 MB. */
+/** The target of a report whose every row is its own user: 3M rows in at most 300 MB. */
 export const CARDINALITY_RSS_LIMIT_MB = 300;
 
 const LINES: Record<string, BenchLine> = {
@@ -72,7 +72,7 @@ const LINES: Record<string, BenchLine> = {
     rssLimitMb: EXPORT_RSS_LIMIT_MB,
     byStageTime: false,
   },
-  // Issue 14: the line above runs at the default EXPORT_THREADS (one per CPU), this one at 1.
+  // Render threads: the line above runs at the default EXPORT_THREADS (one per CPU), this one at 1.
   'csv,xlsx@1': {
     name: 'csv+xlsx e2e, 1 thread',
     kind: 'csv,xlsx',

@@ -1,12 +1,15 @@
 // Where a bench run is kept: the whole result as bench/results/<timestamp>.json (git-ignored but
-// latest.json), and one row of the history table in bench/README.md (between the markers).
+// latest.json), and one row of the history table in docs/performance.md (between the markers):
+// its date, the commit it measured, the machine, and the figures.
 
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { LineSummary, ScaleSummary } from './report.js';
 
 // dist/bench/ → the source tree's bench/.
 const BENCH_DIR = fileURLToPath(new URL('../../bench/', import.meta.url));
+const PERFORMANCE_DOC = fileURLToPath(new URL('../../docs/performance.md', import.meta.url));
 const HISTORY_START = '<!-- history:start -->';
 const HISTORY_END = '<!-- history:end -->';
 
@@ -34,26 +37,50 @@ export function recordResults(record: BenchRecord): void {
 }
 
 function appendHistory(record: BenchRecord): void {
-  const readme = `${BENCH_DIR}README.md`;
-  if (!existsSync(readme)) return;
-  const text = readFileSync(readme, 'utf8');
+  if (!existsSync(PERFORMANCE_DOC)) return;
+  const text = readFileSync(PERFORMANCE_DOC, 'utf8');
   const end = text.indexOf(HISTORY_END);
   if (text.indexOf(HISTORY_START) < 0 || end < 0) return;
-  const row = historyRow(record);
-  writeFileSync(readme, `${text.slice(0, end)}${row}\n${text.slice(end)}`);
+  const row = historyRow(record, measuredCommit());
+  writeFileSync(PERFORMANCE_DOC, `${text.slice(0, end)}${row}\n${text.slice(end)}`);
+  process.stderr.write('bench: added a row to the history in docs/performance.md\n');
+}
+
+function git(args: readonly string[]): string | undefined {
+  try {
+    return execFileSync('git', [...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The commit the bench ran on: `f9669e6`, `f9669e6 with uncommitted changes`, or `unknown`. */
+function measuredCommit(): string {
+  const commit = git(['rev-parse', '--short', 'HEAD']);
+  if (commit === undefined) return 'unknown';
+  const dirty = git(['status', '--porcelain', '--untracked-files=no']);
+  return dirty === undefined || dirty === '' ? commit : `${commit} with uncommitted changes`;
+}
+
+/** `2-core Intel(R) Xeon(R) Processor, 24 GB`, from the facts run.ts records. */
+function machineText(machine: Record<string, unknown>): string {
+  const memory = Number(machine['totalMemMb']);
+  const gb = Number.isFinite(memory) ? `, ${Math.round(memory / 1024)} GB` : '';
+  return `${String(machine['cpus'])}-core ${String(machine['model']).trim()}${gb}`;
 }
 
 const k = (n: number | undefined): string => (n === undefined ? '' : `${Math.round(n / 1000)}k`);
 
-function historyRow(record: BenchRecord): string {
+export function historyRow(record: BenchRecord, commit: string): string {
   const date = record.startedAt.toISOString().slice(0, 16).replace('T', ' ');
   const options = String(record.machine['nodeOptions'] ?? '');
   const node = String(record.machine['node']) + (options === '' ? '' : ` (${options})`);
+  const when = `| ${date} | ${commit} | ${machineText(record.machine)} | ${node} |`;
   if (record.scale !== undefined) {
     const cells = record.scale.map(
       (s) => `${k(s.size)}: ${k(s.summary.rowsPerSecond)}/s ${s.summary.peakRssMb.toFixed(0)} MB`,
     );
-    return `| ${date} | ${node} | scale, ${record.scale[0]?.summary.line.name ?? ''}: ${cells.join('; ')} |  |  |  |  |  |  |  |`;
+    return `${when} scale, ${record.scale[0]?.summary.line.name ?? ''}: ${cells.join('; ')} |  |  |  |  |  |  |  |`;
   }
   const by = (kind: string): LineSummary | undefined => record.lines?.find((l) => l.line.kind === kind);
   // The export's lines only: not the ceiling, not the peer, not the every-row-its-own-user line.
@@ -69,5 +96,5 @@ function historyRow(record: BenchRecord): string {
   const runs = String(record.options['runs'] ?? '');
   const duckdb = by('duckdb');
   const peer = duckdb === undefined ? '' : `, duckdb ${k(duckdb.rowsPerSecond)}`;
-  return `| ${date} | ${node} | ${k(rows)} rows, ${String(record.options['dest'])}, ${runs} run(s)${peer} | ${cells.join(' | ')} | ${rss.toFixed(0)} |`;
+  return `${when} ${k(rows)} rows, ${String(record.options['dest'])}, ${runs} run(s)${peer} | ${cells.join(' | ')} | ${rss.toFixed(0)} |`;
 }

@@ -13,7 +13,7 @@
 //   --lines K,K,..    only these lines, by kind (ceiling, ingest, stages, duckdb, csv, xlsx,
 //                     csv,xlsx is written csv+xlsx here, csv+xlsx@1 (at EXPORT_THREADS=1),
 //                     parquet, csv+parquet, xlsx-render, cardinality)
-//   --no-record       print only: no bench/results/*.json, no README history row (CI smoke)
+//   --no-record       print only: no bench/results/*.json, no history row in docs/performance.md (CI smoke)
 //
 // The sandbox runs in a child process; each measured run in another (measure.ts), so its CPU time
 // and peak RSS are its own. For the duckdb line the report is downloaded once into a temp file
@@ -58,7 +58,7 @@ const USAGE =
   'usage: npm run bench -- [--rows N] [--runs N] [--formats csv|xlsx|csv,xlsx] [--dest local|s3]\n' +
   '                        [--lines K,K..] [--scale [--sizes A,B..]] [--cardinality] [--threads N]\n' +
   '                        [--client] [--no-record]\n' +
-  '(each flag is described at the top of bench/run.ts and in bench/README.md)';
+  '(each flag is described at the top of bench/run.ts and in docs/performance.md)';
 
 /** A bad flag stops the bench with one line that names it. */
 function usageError(message: string): never {

@@ -27,7 +27,7 @@ async function defaultTarget() {
   const argv = mainCommand();
   const bin = argv.findIndex((a) => a.endsWith('shift-export.js') || a.endsWith('shift-export'));
   const command = bin >= 0 ? argv[bin + 1] : undefined;
-  // The variables are read through their declarations (src/config.ts), defaults included.
+  // The variables are read through their declarations (src/config/), defaults included.
   const config = await import(new URL('../dist/src/config.js', import.meta.url).href);
   if (command === 'api') return `http://127.0.0.1:${config.loadApiConfig(process.env).port}/healthz`;
   if (command === 'sandbox') {

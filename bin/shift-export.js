@@ -2,7 +2,7 @@
 // The installed entry point. `npm ci` builds dist/ through the `prepare` script.
 // The flag on the line above (V8 takes it on the command line, not in NODE_OPTIONS) runs a full
 // collection once the old generation has doubled instead of letting it grow 4x: the export's
-// promoted garbage filled that slack (figures: bench/README.md). The Docker image's ENTRYPOINT
+// promoted garbage filled that slack (figures: docs/performance.md). The Docker image's ENTRYPOINT
 // gives it too; `node bin/shift-export.js` without it runs, with more memory.
 // It assembles the command table: the `worker` command lives in jobs/ with the worker, which src/
 // never imports, so the CLI (src/cli) is handed it here.

@@ -1,7 +1,7 @@
 // Runs one export on a worker thread of its own (export-thread-entry.ts), so that a worker with
 // WORKER_CONCURRENCY=2 computes two exports on two cores, and the main thread, which renews the
 // jobs' locks, is never held up by one. A thread per export, not a pool: starting one costs
-// little next to an export (bench/README.md), its memory is returned when it ends, and a thread
+// little next to an export (docs/performance.md), its memory is returned when it ends, and a thread
 // that crashes takes nothing else with it.
 //
 // The main thread keeps what belongs to the process: the job (progress), the logger's sink (the

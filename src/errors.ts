@@ -1,5 +1,5 @@
 // The one base error of shift-export. Every error we raise on purpose carries a stable string code
-// (documented in README "Error codes") and says whether trying again can help: the worker turns
+// (documented in docs/errors.md) and says whether trying again can help: the worker turns
 // non-retryable errors into BullMQ UnrecoverableErrors, the CLI prints `code: message` on one line.
 
 import { oneLine } from './one-line.js';

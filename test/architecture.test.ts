@@ -30,7 +30,7 @@ type Room =
   | 'jobs';
 
 /**
- * Who may import whom. The direction is ../shared/STYLE.md's: the entry rooms (jobs, cli) on top,
+ * Who may import whom (docs/architecture.md): the entry rooms (jobs, cli) on top,
  * then the use case (export), its stages and ends, domain, and the upstream's contract at the
  * bottom; the shared top-level files of src/ (errors, logger, one-line, version…) import only each
  * other. A room may always import itself.
@@ -41,7 +41,7 @@ const MAY_IMPORT: Readonly<Record<Room, readonly Room[]>> = {
   // domain's words (an export format), never the other way round: domain, contract, pipeline,
   // render and the sandbox are handed their settings and do not import config.
   config: ['domain', 'shared'],
-  // Every resource of ../shared/wfm-interface-spec.md, below domain: a shift record holds the
+  // Every resource of the WFM API (docs/wfm-api.md), below domain: a shift record holds the
   // upstream's row, so our vocabulary is built on theirs, and theirs on nothing of ours.
   contract: [],
   domain: ['contract', 'shared'],

@@ -56,9 +56,11 @@ describe('docker-compose.yml and .env.example', () => {
     }
   });
 
-  it("is described by README's docker-compose section: the variables taken from .env, the images", () => {
-    const readme = read('README.md');
-    const section = readme.slice(readme.indexOf('### docker-compose'), readme.indexOf('### Control API'));
+  it('is described by the docker-compose section of docs/operations.md: the variables taken from .env, the images', () => {
+    const page = read('docs/operations.md');
+    const start = page.indexOf('\n## docker-compose\n');
+    expect(start).toBeGreaterThan(0);
+    const section = page.slice(start, page.indexOf('\n## ', start + 1));
     const bullet = section.slice(section.indexOf('- **`.env`:**'), section.indexOf('- **Images:**'));
     const taken = bullet.slice(bullet.indexOf('only the'));
     const named = [...taken.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]);

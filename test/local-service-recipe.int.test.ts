@@ -1,4 +1,4 @@
-// Runs README's "Run the service on one machine without Docker" as written: its fenced blocks, in
+// Runs the section "Run the service on one machine without Docker" of docs/operations.md as written: its fenced blocks, in
 // order, in one bash, on free loopback ports in a temporary folder. The last block (stop
 // everything) also runs when an earlier one failed, so no process of the recipe outlives the test.
 
@@ -11,13 +11,14 @@ import { describe, expect, it } from 'vitest';
 import { freePort } from './reliability/support/api-child.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const TITLE = '### Run the service on one machine without Docker';
+const TITLE = '## Run the service on one machine without Docker';
+const PAGE = join(ROOT, 'docs', 'operations.md');
 
-/** The shell blocks of the README section, in order. */
-function recipeBlocks(readme: string): string[] {
-  const start = readme.indexOf(`\n${TITLE}\n`);
-  if (start < 0) throw new Error(`README.md has no section "${TITLE}"`);
-  const rest = readme.slice(start + TITLE.length + 2);
+/** The shell blocks of the section, in order. */
+function recipeBlocks(page: string): string[] {
+  const start = page.indexOf(`\n${TITLE}\n`);
+  if (start < 0) throw new Error(`docs/operations.md has no section "${TITLE}"`);
+  const rest = page.slice(start + TITLE.length + 2);
   const section = rest.slice(0, rest.search(/^#{1,3} /m));
   return [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? '');
 }
@@ -72,9 +73,9 @@ function logs(home: string): string {
     .join('\n');
 }
 
-describe('README: run the service on one machine without Docker', () => {
+describe('docs/operations.md: run the service on one machine without Docker', () => {
   it('has blocks for settings, Redis, the sandbox, a worker and the API, queueing, status, download and stop', () => {
-    const blocks = recipeBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+    const blocks = recipeBlocks(readFileSync(PAGE, 'utf8'));
     const all = blocks.join('\n');
     for (const part of [
       'redis-server',
@@ -90,7 +91,7 @@ describe('README: run the service on one machine without Docker', () => {
   });
 
   it('queues an export with curl, sees it complete and downloads its shifts.csv', async () => {
-    const blocks = recipeBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+    const blocks = recipeBlocks(readFileSync(PAGE, 'utf8'));
     const stop = blocks.at(-1) ?? '';
     const home = mkdtempSync(join(tmpdir(), 'local-service-'));
     const [redisPort, sandboxPort, apiPort] = [await freePort(), await freePort(), await freePort()];

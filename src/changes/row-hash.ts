@@ -6,7 +6,7 @@
 // The hash is not cryptographic — nobody gains by forging a collision in their own export — but
 // must rarely miss a change: two 32-bit multiply-xorshift lanes (cyrb53's construction, all 64 bits
 // kept) miss one with a chance of about 2^-60 per changed row; node:crypto's per-call cost would
-// dominate on rows this small (bench/README.md).
+// dominate on rows this small (docs/performance.md).
 
 import type { CellValue, Column } from '../domain/column.js';
 

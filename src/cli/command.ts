@@ -90,7 +90,7 @@ export function writeLine(stream: NodeJS.WritableStream, line: string): void {
   stream.write(`${line}\n`);
 }
 
-/** The help texts' one line on where the queue's Redis is (the README's "Scale out" has the rest). */
+/** The help texts' one line on where the queue's Redis is (docs/operations.md, "Scale out", has the rest). */
 export const REDIS_SETTINGS_HELP =
   'Redis: REDIS_URL, or REDIS_CLUSTER_NODES, or REDIS_SENTINELS with REDIS_SENTINEL_NAME\n' +
-  '(README: "Scale out").';
+  '(docs/operations.md: "Scale out").';

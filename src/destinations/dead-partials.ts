@@ -3,7 +3,7 @@
 // be hundreds of MB. Age alone cannot tell such a folder from one another process is still
 // writing, so each owner marker names its writer (host, pid, when that process started), and the
 // next export to start in the same folder removes every `.partial` folder, of any period, that
-// is provably ours and whose writer ran on this host and is gone: no process with its pid, or that
+// is provably ours and whose writer ran on the same machine and is gone: no process with its pid, or that
 // pid now belongs to a later process (this one). A folder of another host, or of a pid that is
 // alive, is left to the age rule of the publish (staleVersionAgeMs). Never throws: an export
 // does not fail over someone else's leftovers.
@@ -40,7 +40,7 @@ export function isWriterGone(marker: Record<string, unknown>, self = THIS_PROCES
   }
 }
 
-/** Removes the `.partial` folders in `dir` whose writer on this host is gone; returns their names. */
+/** Removes the `.partial` folders in `dir` whose writer on the same machine is gone; returns their names. */
 export async function sweepDeadPartials(dir: string, logger: Logger): Promise<string[]> {
   let names: string[];
   try {

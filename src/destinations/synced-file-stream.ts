@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 
 // Bytes buffered before write() asks the producer to wait. At the default 16 KiB every 64 KiB CSV
 // chunk waited for its own write to reach the disk, and the export's thread sat idle meanwhile
-// (bench/README.md); with room for a few chunks, the writes overlap the encoding of the next ones.
+// (docs/performance.md); with room for a few chunks, the writes overlap the encoding of the next ones.
 const HIGH_WATER_BYTES = 1024 * 1024;
 
 export class SyncedFileStream extends Writable {

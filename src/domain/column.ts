@@ -38,7 +38,7 @@ export interface Column<R> {
   readonly width: number;
   /** Long free text: the workbook wraps it inside the column. */
   readonly wrap?: boolean;
-  /** What the column means, for the workbook's About sheet and the README. */
+  /** What the column means, for the workbook's About sheet (docs/analysts.md lists the same). */
   readonly description: string;
   readonly value: (row: R) => CellValue;
 }

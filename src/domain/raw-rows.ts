@@ -18,7 +18,7 @@ export interface RowTexts {
   readonly allUtf8: boolean;
   /**
    * The rows have been validated: their batch's text may go now rather than with the rows, which
-   * live on through the writes (keeping it cost CPU and memory: bench/README.md). Reading a text
+   * live on through the writes (keeping it cost CPU and memory: docs/performance.md). Reading a text
    * afterwards throws.
    */
   release(): void;

@@ -70,7 +70,7 @@ export class ShiftRowsOutput implements TableOutput {
    * The export's shift rows, on render threads of their own when `threads` asks for more than the
    * export's thread. Render threads pay for the workbook only: each parses its batches again
    * (~5 CPU-µs a row), about what rendering a CSV record costs, so a CSV-only export was slower
-   * with them (bench/README.md). The threads end when the output finishes or aborts.
+   * with them (docs/performance.md). The threads end when the output finishes or aborts.
    */
   static open(
     options: Omit<ShiftRowsOutputOptions, 'pool'>,

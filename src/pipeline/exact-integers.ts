@@ -4,7 +4,7 @@
 // kind shows in the value (it is not a safe integer, which the contract refuses). The others look
 // like any integer; only the row's text tells, so they are looked for where a row's text is read
 // anyway (see the validate stage). Looking for them in every row would mean one more pass over
-// all the text, a large share of what JSON.parse itself costs (bench/README.md). Whole numbers written
+// all the text, a large share of what JSON.parse itself costs (docs/performance.md). Whole numbers written
 // as `1.0` or `1e3` are exact and kept.
 
 import { INTEGER_SHIFT_FIELDS } from '../contract/finished-shift.js';

@@ -3,7 +3,7 @@
 // accepts and returns the same object (the schema's members only, in its order) — property-tested
 // against safeParse — and any row it refuses goes to zod, which explains or repairs it. Why:
 // safeParse alone would take over half of the time a row the stages target allows; this check a
-// fraction (bench/README.md).
+// fraction (docs/performance.md).
 
 import { ORG_LEVELS, type FinishedShift, type OrgLevel } from '../contract/finished-shift.js';
 import { isLocalDateTimeText } from '../domain/local-date-time.js';

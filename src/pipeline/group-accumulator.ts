@@ -31,7 +31,7 @@ const NO_BLOCK = -1;
 /**
  * Sorts values[0..n) ascending: insertion sort for the many tiny groups (the built-in sort has a
  * fixed cost per call that dominates there), the built-in one beyond, which a hand-written
- * quicksort did not beat (bench/README.md).
+ * quicksort did not beat (docs/performance.md).
  */
 function sortPrefix(values: Float64Array, n: number): void {
   if (n > 48) {

@@ -21,9 +21,9 @@ export interface GroupMemory {
   readonly temp: TempFolder;
 }
 
-/** Memory of a group without its labels: object, accumulator, map entry, a slab block (bench/README.md). */
+/** Memory of a group without its labels: object, accumulator, map entry, a slab block (docs/performance.md). */
 export const GROUP_BYTES = 370;
-/** Memory of a summary without its labels: object, statistics and its sort entry (bench/README.md). */
+/** Memory of a summary without its labels: object, statistics and its sort entry (docs/performance.md). */
 export const SUMMARY_BYTES = 330;
 
 /** Bytes the label texts add (two a character: most names here are not Latin-1). */

@@ -3,7 +3,7 @@
 // free list. Two bytes a distance: the slabs hold a distance for every row of every small group
 // (users, shops), 8 bytes a row at two levels, and distances in metres nearly always fit; a value
 // that does not is marked WIDE_DISTANCE and kept by its group (group-accumulator.ts). Not a plain
-// array per group, grown row by row, which cost more than the rest of the stage (bench/README.md):
+// array per group, grown row by row, which cost more than the rest of the stage (docs/performance.md):
 // its backing store is reallocated young and promoted, and every old group that points at a young
 // array costs the garbage collector. Slabs are never scanned by the collector.
 

@@ -23,8 +23,8 @@
 // A row that is not clean (the type check refuses it, or a semantic rule does) or whose bytes are
 // not UTF-8 is read again from its text as received (raw-rows.ts), which is also the raw JSON of a
 // rejected row: there an integer JSON.parse rounded (exact-integers.ts) is refused like any wrong
-// value of its field, and bytes that are not UTF-8 flag the row `invalid_utf8` (README: "Rows as
-// received"). A rounded id is never given as the rejected row's id.
+// value of its field, and bytes that are not UTF-8 flag the row `invalid_utf8` (docs/analysts.md:
+// "Rejected rows and rows as received"). A rounded id is never given as the rejected row's id.
 
 import {
   finishedShiftSchema,

@@ -1,6 +1,6 @@
-// The sandbox: a reference implementation of the whole WFM API (../shared/wfm-interface-spec.md)
+// The sandbox: a reference implementation of the whole WFM API (docs/wfm-api.md)
 // for tests, benchmarks and first runs, with deterministic data and fault injection. Where the spec
-// is silent the sandbox decides (README: "The sandbox"), each decision stated where it is made:
+// is silent the sandbox decides (docs/wfm-api.md), each decision stated where it is made:
 // tokens and roles in auth.ts; the error shape in http-error.ts; the order of checks (faults →
 // 401/403 → 400 → 404) in sandbox-context.ts; categories and divisions in routes/ and their stores;
 // the report's query, paging and headers in timers-query.ts, plan-timers-page.ts and

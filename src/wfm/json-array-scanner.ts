@@ -3,7 +3,7 @@
 //
 // Why not a streaming JSON library: a 1M-row report (~900 MB) is longer than V8's maximum string
 // length, so the body must be cut up, but the fastest maintained streaming parser we tried
-// (stream-json) reads far below the ingest target (bench/README.md).
+// (stream-json) reads far below the ingest target (docs/performance.md).
 // The real parsing is still done by a maintained, hardened parser — V8's JSON.parse — and this
 // module only decides where to cut. Cuts fall after a complete top-level element, never inside
 // a multi-byte UTF-8 character, so every batch is decoded from complete bytes.
@@ -62,7 +62,7 @@ export interface JsonArrayScannerOptions {
 
 /**
  * Smaller batches keep the parsed rows and their text young: fewer survive into the old
- * generation, which is what grows the heap (sizes compared in bench/README.md).
+ * generation, which is what grows the heap (sizes compared in docs/performance.md).
  */
 export const DEFAULT_BATCH_BYTES = 64 * 1024;
 

@@ -174,7 +174,7 @@ export class ResponseBody {
   /**
    * Writes the wire bytes into the decoder as the decoder takes them. Not raw.pipe(decoder): piped
    * from undici's body, the decoder got many small writes and, under a reader busy parsing, left
-   * gigabytes of short-lived buffers for the collector (bench/README.md). An error of the body (a
+   * gigabytes of short-lived buffers for the collector (docs/performance.md). An error of the body (a
    * reset, the guard's abort) is passed on to the decoder, where the reader sees it.
    */
   async #feed(decoder: Transform): Promise<void> {

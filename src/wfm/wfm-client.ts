@@ -1,4 +1,4 @@
-// The WFM API client: every endpoint of ../shared/wfm-interface-spec.md with typed inputs and
+// The WFM API client: every endpoint of the WFM API (docs/wfm-api.md) with typed inputs and
 // outputs checked by the zod schemas of src/contract/, one keep-alive pool, retries of GET/PUT/DELETE
 // (retry.ts), typed errors (wfm-error.ts), and the report as a stream of raw row batches
 // (report-reader.ts). Every call takes an AbortSignal.

@@ -281,7 +281,7 @@ describe('LocalFolderDestination', () => {
     expect(await entries()).toEqual([`.${key}.v2`, `.2024-06-01_2024-06-07.other.partial`, key]);
   });
 
-  it('removes, when an export starts, the .partial folders of processes on this host that are gone', async () => {
+  it('removes, when an export starts, the .partial folders of processes of the same machine that are gone', async () => {
     await mkdir(dir, { recursive: true });
     // A process that has exited: its pid names no process now.
     const gone = spawnSync(process.execPath, ['-e', '']).pid;

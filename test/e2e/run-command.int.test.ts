@@ -89,7 +89,7 @@ describe('shift-export run', () => {
       expect(bytes.length, file.name).toBe(file.bytes);
       expect(createHash('sha256').update(bytes).digest('hex'), file.name).toBe(file.sha256);
     }
-    // README: 8 + 16·rows bytes.
+    // docs/analysts.md: 8 + 16·rows bytes.
     const hashes = manifest.files.find((f) => f.name === 'row-hashes.bin');
     expect(hashes?.bytes).toBe(8 + 16 * manifest.counts.exported);
   });
@@ -192,7 +192,7 @@ describe('shift-export run', () => {
 });
 
 /**
- * The statistic columns of a summary row from shifts.csv rows, as the README defines them: counts,
+ * The statistic columns of a summary row from shifts.csv rows, as docs/analysts.md defines them: counts,
  * hours and rates rounded half up, Excel's MEDIAN and PERCENTILE.INC(…; 0.9) of the distances.
  */
 function recompute(rows: readonly Record<string, string>[]): Record<string, string> {

@@ -1,4 +1,4 @@
-// EXPORT_THREADS against the sandbox over HTTP, whole exports into local folders (issue 14):
+// EXPORT_THREADS against the sandbox over HTTP, whole exports into local folders:
 // - the files are the same bytes with 1, 2 and 3 threads, and the same as the single-threaded
 //   export that the render threads joined (golden: the hashes that export wrote before them);
 // - a render thread that dies fails the export with EXPORT_THREAD_FAILED, publishes nothing, and

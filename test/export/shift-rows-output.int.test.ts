@@ -1,5 +1,5 @@
-// The shifts rendered on render threads are the same bytes as rendered on the export's thread
-// (issue 14): generated reports — rejected rows, duplicates, rows outside the period, texts that
+// The shifts rendered on render threads are the same bytes as rendered on the export's thread:
+// generated reports — rejected rows, duplicates, rows outside the period, texts that
 // need quoting or escaping, a row whose bytes are not UTF-8, location columns empty for a while
 // and then not (a workbook style registered late) — are parsed by the real scanner in batches of
 // random sizes, run through the pipeline, and written by ShiftRowsOutput with 0 to 3 render

@@ -43,12 +43,12 @@ describe('checkExportRequest', () => {
     for (const m of messages) expect(m).not.toContain('--');
   });
 
-  it('refuses an unknown format as a bad request (REQUEST_INVALID), as README says', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    expect(readme).toMatch(
+  it('refuses an unknown format as a bad request (REQUEST_INVALID), as docs/errors.md says', () => {
+    const errors = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+    expect(errors).toMatch(
       /^\| `REQUEST_INVALID` \| no \| [^\n]*an unknown format in `--format` or `formats`/m,
     );
-    expect(readme).not.toMatch(/^\| `CONFIG_INVALID` \|[^\n]*an unknown format in `--format`/m);
+    expect(errors).not.toMatch(/^\| `CONFIG_INVALID` \|[^\n]*an unknown format in `--format`/m);
     const e = refusal(() =>
       checkExportRequest({ from: '2024-03-01', to: '2024-03-01', formats: 'pdf' }, config, anyDest),
     );

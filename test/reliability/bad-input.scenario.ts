@@ -1,4 +1,4 @@
-// Bad input at every entry point (issue 7): CLI flags, environment variables, control-API bodies,
+// Bad input at every entry point: CLI flags, environment variables, control-API bodies,
 // destinations and prefixes. Each must be answered with one clear line (a CLI exit 2 or 1, an API
 // 400/413 with {error, message}) and nothing written: no file in the destination, no job queued.
 // One table row per entry point, counting the cases refused properly.

@@ -1,4 +1,4 @@
-// Secrets in configuration errors (issue 12): every environment variable, given a malformed value
+// Secrets in configuration errors: every environment variable, given a malformed value
 // that carries a password (in URL userinfo and a password= parameter; the whole value for a
 // secret-named variable), stops the command that reads it with exit 2 and one line naming the
 // variable, and the password appears nowhere in its output. The password is declared to the

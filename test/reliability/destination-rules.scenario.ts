@@ -1,4 +1,4 @@
-// Destination rules (issue 12): where the exporter may write and what it may remove, tried as an
+// Destination rules: where the exporter may write and what it may remove, tried as an
 // attacker with a token and as an unlucky operator. The dashboard's write routes over HTTP (the
 // API as a child process, read-only by default); jobs that name a destination outside
 // EXPORT_DEST — added through a writable Bull Board, edited there, or put straight into Redis, one

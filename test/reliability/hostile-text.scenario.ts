@@ -1,4 +1,4 @@
-// Hostile text (issue 12): an export through the sandbox whose rows carry characters XML 1.0
+// Hostile text: an export through the sandbox whose rows carry characters XML 1.0
 // cannot hold (U+FFFE, U+FFFF, unpaired surrogates, NUL and other controls) and formulas behind
 // leading blanks (the `hostileTextRate` fault), and a division renamed through the divisions API
 // to such a name. It must publish with no row lost; shifts.csv must hold no such character and

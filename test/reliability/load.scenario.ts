@@ -1,4 +1,4 @@
-// Load (issue 7): 200 control-API requests in one burst for 50 distinct one-day periods (each
+// Load: 200 control-API requests in one burst for 50 distinct one-day periods (each
 // asked four times), against `shift-export api` and two `shift-export worker` children. Each
 // distinct period must be exported exactly once (one job, one attempt, one "export published" log
 // line), every export complete; API latency p50/p99 and the workers' peak RSS are printed.

@@ -1,4 +1,4 @@
-// Process faults (issue 7): `shift-export worker` children over a real redis-server. A SIGKILLed
+// Process faults: `shift-export worker` children over a real redis-server. A SIGKILLed
 // worker's job is completed by another worker, complete and once; SIGTERM lets a running export
 // finish within the grace period; two workers racing for one period export it once. The moment a
 // signal lands is found from the job's progress events; the upstream answers slowly (latencyMs) so

@@ -1,4 +1,4 @@
-// Redis failover (issue 15): the primary holding the queue dies while an export runs and
+// Redis failover: the primary holding the queue dies while an export runs and
 // `enqueue --wait` waits for it — on a 6-node Redis Cluster (the queue slot's primary) and behind
 // Sentinels (the primary). A replica is promoted; the running export completes or is retried with
 // no row lost or duplicated, `enqueue --wait` completes or fails with one line, the worker keeps

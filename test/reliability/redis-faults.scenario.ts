@@ -1,4 +1,4 @@
-// Redis faults (issue 7): a redis-server restarted (its data gone: the test server has no
+// Redis faults: a redis-server restarted (its data gone: the test server has no
 // persistence) while a worker child runs an export; `enqueue` and `worker` started with Redis down;
 // the API, a stopping worker and `enqueue --wait` while Redis is down: each answers or ends in
 // bounded time with one clear line.

@@ -1,4 +1,4 @@
-// S3 faults (issue 7): `shift-export run` as a child process exporting to the S3 test server (fauxqs
+// S3 faults: `shift-export run` as a child process exporting to the S3 test server (fauxqs
 // in this process, with per-request fault injection). After a good export of the period, each
 // fault must end with the run failed cleanly (exit 1, one line) or retried to success: no manifest
 // of the failed attempt, no multipart upload left open, the previous export intact (read back and

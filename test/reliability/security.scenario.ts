@@ -1,4 +1,4 @@
-// Security (issue 7): the control API and dashboard refuse missing and wrong tokens (the API as a
+// Security: the control API and dashboard refuse missing and wrong tokens (the API as a
 // child process); formula neutralisation, checked by reading shifts.csv back and by opening
 // shifts.xlsx; a hostile endless upstream body ends with a clear error; `npm audit --omit=dev`.
 // The sweep for the WFM token and the S3 secret over everything the suite produced runs in the

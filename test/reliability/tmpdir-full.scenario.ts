@@ -1,4 +1,4 @@
-// A full temp folder (issue 12): the row fingerprints behind row-hashes.bin spill to TMPDIR, and a
+// A full temp folder: the row fingerprints behind row-hashes.bin spill to TMPDIR, and a
 // disk that is full there must not fail the export nor degrade it silently. `run` and a `worker`
 // child get a TMPDIR that is a 64 KiB tmpfs (a real ENOSPC; where mounting is not allowed, a path
 // under a regular file, ENOTDIR): the export is published with every row, its manifest says

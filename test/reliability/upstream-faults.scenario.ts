@@ -1,9 +1,9 @@
-// Upstream faults during a report (issue 7): `shift-export run` as a child process against the
+// Upstream faults during a report: `shift-export run` as a child process against the
 // sandbox with one fault each. A transient fault must end in a complete export (every expected row
 // in shifts.csv or rejected.csv, none twice); a permanent one in a one-line error and nothing
 // written. Expected rows come from the sandbox's generator, filtered to the period in process.
 // The client asks for gzip by default and the sandbox answers gzip, so every row is read through
-// the decoder unless it says otherwise; issue 12 adds slow bodies and bodies that are not the report.
+// the decoder unless it says otherwise; slow bodies and bodies that are not the report are tried too.
 
 import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// `npm run test:reliability`: the fault-injection suite (issue 7). Scenario files are
+// `npm run test:reliability`: the fault-injection suite. Scenario files are
 // `*.scenario.ts` so that `npm test` (which runs `*.test.ts`) does not pick up the long ones. Each
 // scenario records one table row; the global teardown prints the table.
 

@@ -1,5 +1,5 @@
 // Throughput of JsonArrayScanner on ~900-byte report rows, one core, no network: the number the
-// ingest target (issue 6: >= 200k rows/s download + parse) rests on. Not a test (no assertions,
+// ingest target (>= 200k rows/s download + parse) rests on. Not a test (no assertions,
 // prints to stdout); run it with
 //   npx tsc --outDir /tmp/scanner-throughput --module nodenext --moduleResolution nodenext \
 //     --target es2023 --skipLibCheck test/wfm/json-array-scanner.throughput.ts \

@@ -8,7 +8,7 @@
 //
 // This is a hand-written equivalent of csv-stringify with the settings the tests keep in
 // test/render/csv/csv-stringify-options.ts (property-tested byte for byte against it):
-// csv-stringify alone is slower than the CSV export's target rate (bench/README.md).
+// csv-stringify alone is slower than the CSV export's target rate (docs/performance.md).
 
 /**
  * The field delimiters we write: the one declaration (config/export-config.ts spells tab as `tab` in the

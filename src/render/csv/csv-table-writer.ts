@@ -3,7 +3,7 @@
 // by cell-text.ts with the formula guard. Records are encoded into ~64 KiB chunks before they
 // reach the sink (one write per ~130 shift rows), so stream overhead is paid per chunk, not per row;
 // each record is joined into one string and UTF-8-encoded into the chunk at once, because
-// encoding one 64 KiB string would first flatten a rope of thousands of parts (bench/README.md).
+// encoding one 64 KiB string would first flatten a rope of thousands of parts (docs/performance.md).
 //
 // Backpressure: write() returns undefined while the sink keeps up, and a promise that settles on
 // 'drain' (or rejects when the sink fails or closes) when it does not — so the caller's loop

@@ -1,7 +1,7 @@
 // Streams one table as a Parquet file into a Writable: rows are gathered column by column into a row
 // group of PARQUET_ROW_GROUP_ROWS, which hyparquet-writer encodes (dictionary or plain pages,
 // snappy, statistics) and we send to the sink at once; the footer follows the last group. Memory
-// is one row group's values and bytes, whatever the number of rows (bench/README.md has the figures
+// is one row group's values and bytes, whatever the number of rows (docs/performance.md has the figures
 // and why hyparquet-writer).
 //
 // Backpressure as in CsvTableWriter: write() returns undefined while the sink keeps up, and a

@@ -28,7 +28,7 @@ export interface WorkbookSetup {
   /** Workbook created/modified time and zip entry dates: the export's, for reproducible bytes. */
   readonly createdAt: Date;
   readonly creator: string;
-  /** zlib level of the zip entries, 0-9 (default 1: no slower than 0 yet compressed, bench/README.md). */
+  /** zlib level of the zip entries, 0-9 (default 1: no slower than 0 yet compressed, docs/performance.md). */
   readonly compressionLevel?: number;
 }
 

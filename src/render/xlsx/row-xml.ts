@@ -1,6 +1,6 @@
 // A table row as SpreadsheetML text: byte for byte what exceljs 4.4's streaming worksheet writes
 // for `addRow(values)` + one style per cell + `commit()`, without building its Row, Cell and model
-// objects for every cell, which cost more than the rest of the export together (bench/README.md).
+// objects for every cell, which cost more than the rest of the export together (docs/performance.md).
 // The cells' styles are still registered in exceljs's style table, in the order exceljs would, so
 // styles.xml comes out the same too.
 //

@@ -84,7 +84,7 @@ const SHIFT_TABLE: readonly TableColumn[] = SHIFT_COLUMNS.map((column, i) => ({
  * pages across prints at ~60% (53 rows a page), still readable, each page with the header row and
  * the row's keys (Shift ID, Business date) repeated; pages run down first, so the first sixth of
  * the printout is who and where for every shift. The demo's week (5,209 shifts) went from 2,587
- * pages to 621 for the whole workbook (README, "The workbook on paper").
+ * pages to 621 for the whole workbook (docs/analysts.md, "The workbook").
  */
 export const SHIFTS_PRINT_LAYOUT: PrintLayout = { pagesWide: 6, repeatColumns: 2 };
 

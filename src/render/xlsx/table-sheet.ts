@@ -2,7 +2,7 @@
 // and per-column cell styles fixed before the first row, rows written as soon as they are added,
 // and an autofilter over header and data when it closes. The header row goes through exceljs; the
 // data rows are rendered by RowXmlRenderer (the same bytes at a fraction of the cost, row-xml.ts),
-// encoded row by row (a long concatenation makes V8 flatten a deep string first: bench/README.md)
+// encoded row by row (a long concatenation makes V8 flatten a deep string first: docs/performance.md)
 // into a block of BLOCK_BYTES, written into the sheet a block at a time.
 
 import type { PageSetup, XlsxSheet, XlsxWorkbook } from './exceljs-adapter.js';

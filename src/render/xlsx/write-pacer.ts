@@ -15,13 +15,13 @@ import type { WriteFailure } from './write-failure.js';
 /**
  * Rows between two yields. zlib compresses one 64 KiB block of sheet XML (~40 rows) per trip to the
  * thread pool, and the next trip starts only when this thread yields: yield too seldom and the
- * archive falls behind and this thread waits for it (figures: bench/README.md). The memory bound
+ * archive falls behind and this thread waits for it (figures: docs/performance.md). The memory bound
  * comes from the drain wait below, not from this interval.
  */
 export const YIELD_EVERY_ROWS = 20;
 /**
  * Queued sheet XML above which we wait for the archive to take it; within a wide range the value
- * made no difference (bench/README.md).
+ * made no difference (docs/performance.md).
  */
 export const HIGH_WATER_BYTES = 1024 * 1024;
 

@@ -1,7 +1,7 @@
 // How a declared column becomes workbook cells: the number format of each kind, the value a cell
 // holds, and the column width. One style object per column and role, shared by every cell of that
 // column: exceljs caches styles by object identity, so a fresh object per cell would cost about
-// half of the writer's time (bench/README.md).
+// half of the writer's time (docs/performance.md).
 
 import type { CellValue, Column, ColumnKind } from '../../domain/column.js';
 import { formatOffset, SECONDS_PER_DAY } from '../../domain/civil-time.js';

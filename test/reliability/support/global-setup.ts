@@ -1,10 +1,12 @@
 // Runs once around the reliability suite: checks that redis-server is there, starts an empty
 // results file, and prints the table at the end (failing the run when a row lost or duplicated
-// rows, or failed, even if its test somehow passed).
+// rows, or failed, even if its test somehow passed). A run of the whole suite also writes its
+// table into docs/reliability.md (reliability-doc.ts).
 
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { sweepSecrets } from './evidence.js';
+import { recordLatestRun } from './reliability-doc.js';
 import { formatTable, readRows, type ScenarioRow } from './results.js';
 
 export default function setup(): () => void {
@@ -15,12 +17,19 @@ export default function setup(): () => void {
   }
   const file = process.env['RELIABILITY_RESULTS'] ?? '';
   rmSync(file, { force: true });
-  const started = Date.now();
+  const startedAt = new Date();
   return () => {
     const rows = [...readRows(file), secretSweepRow(`${file}.evidence`)];
     const bad = rows.filter((r) => !r.passed || (r.lost ?? 0) > 0 || (r.duplicates ?? 0) > 0);
+    const seconds = (Date.now() - startedAt.getTime()) / 1000;
     process.stdout.write(
-      `\nReliability suite: ${rows.length} scenarios, ${bad.length} failing, ${((Date.now() - started) / 1000).toFixed(0)} s\n\n${formatTable(rows)}\n\n`,
+      `\nReliability suite: ${rows.length} scenarios, ${bad.length} failing, ${seconds.toFixed(0)} s\n\n${formatTable(rows)}\n\n`,
+    );
+    const notRecorded = recordLatestRun(rows, { startedAt, seconds, failing: bad.length });
+    process.stdout.write(
+      notRecorded === undefined
+        ? 'Wrote the table into docs/reliability.md.\n'
+        : `docs/reliability.md not updated: ${notRecorded}.\n`,
     );
     rmSync(file, { force: true });
     if (process.env['RELIABILITY_KEEP'] === undefined)

@@ -14,6 +14,8 @@ export interface ScenarioRow {
   readonly duplicates: number | null;
   readonly ms: number;
   readonly passed: boolean;
+  /** The scenario file that recorded the row (absent for the teardown's own row). */
+  readonly file?: string;
 }
 
 function resultsFile(): string {
@@ -50,7 +52,7 @@ function count(n: number | null): string {
   return n === null ? '—' : n.toLocaleString('en-US');
 }
 
-/** A Markdown table (readable in a terminal and pasteable into the README). */
+/** A Markdown table: printed at the end of a run, and written into docs/reliability.md. */
 export function formatTable(rows: readonly ScenarioRow[]): string {
   const cells = rows.map((r) => [
     r.group,

@@ -1,6 +1,7 @@
 // Runs one scenario body, times it, records its table row whatever happens, and fails the test
 // when the scenario failed or lost or duplicated rows.
 
+import { basename } from 'node:path';
 import { expect } from 'vitest';
 import { recordRow, type ScenarioRow } from './results.js';
 
@@ -37,6 +38,7 @@ export async function scenario(
     duplicates: result.duplicates ?? null,
     ms: performance.now() - started,
     passed: failure === undefined && (result.lost ?? 0) === 0 && (result.duplicates ?? 0) === 0,
+    file: basename(expect.getState().testPath ?? ''),
   };
   recordRow(row);
   if (failure !== undefined) throw failure;

@@ -1,0 +1,41 @@
+// The bench adds a row to the history table of docs/performance.md: the row it writes must have the
+// table's columns, and name its date, commit and machine.
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { historyRow, type BenchRecord } from '../../bench/results.js';
+
+const page = readFileSync(new URL('../../docs/performance.md', import.meta.url), 'utf8');
+const latest = JSON.parse(
+  readFileSync(new URL('../../bench/results/latest-lines.json', import.meta.url), 'utf8'),
+) as Omit<BenchRecord, 'startedAt'> & { startedAt: string };
+
+const cells = (line: string): number => line.split(' | ').length;
+
+describe('the bench history in docs/performance.md', () => {
+  const start = page.indexOf('<!-- history:start -->');
+  const header = page.slice(page.lastIndexOf('\n| date (UTC)', start) + 1).split('\n')[0] ?? '';
+
+  it('has the markers the bench writes between, under a header of date, commit and machine', () => {
+    expect(start).toBeGreaterThan(0);
+    expect(page.indexOf('<!-- history:end -->')).toBeGreaterThan(start);
+    expect(header).toMatch(/^\| date \(UTC\) \| commit \| machine \| node \|/);
+  });
+
+  it('gets rows of the table’s shape from a recorded run', () => {
+    const row = historyRow({ ...latest, startedAt: new Date(latest.startedAt) }, 'f9669e6');
+    expect(row).toMatch(
+      /^\| 2026-11-24 23:36 \| f9669e6 \| 2-core Intel\(R\) Xeon\(R\) Processor, 24 GB \| v20\.20\.2 \|/,
+    );
+    expect(cells(row)).toBe(cells(header));
+  });
+
+  it('has rows of the header’s shape only', () => {
+    const rows = page
+      .slice(start, page.indexOf('<!-- history:end -->'))
+      .split('\n')
+      .filter((l) => l.startsWith('| '));
+    expect(rows.length).toBeGreaterThan(10);
+    for (const row of rows) expect(cells(row), row).toBe(cells(header));
+  });
+});
