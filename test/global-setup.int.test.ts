@@ -2,18 +2,19 @@
 // "No test files found" and a stack trace (test/support/global-setup.ts).
 
 import { execFile } from 'node:child_process';
-import { mkdtempSync, symlinkSync } from 'node:fs';
+import { symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REDIS_SERVER_HINT } from './support/global-setup.js';
+import { tempFolderForTest } from './support/temp-folder.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
 describe('the test suite without redis-server', () => {
   it('stops with the one-line hint and exit code 1', async () => {
     // A PATH with node and nothing else, so redis-server is not found.
-    const bin = mkdtempSync(join(tmpdir(), 'no-redis-'));
+    const bin = tempFolderForTest('no-redis-');
     symlinkSync(process.execPath, join(bin, 'node'));
     const vitest = join(ROOT, 'node_modules/vitest/vitest.mjs');
     const run = await new Promise<{ code: number; output: string }>((resolve) => {

@@ -1,15 +1,20 @@
 // The leak guard (test/support/leak-guard.ts) itself: each kind of resource, left open on purpose,
-// makes checkReleased() throw a message naming it and this file's line; released, it passes.
+// makes checkReleased() throw a message naming it and this file's line; released, it passes. A temp
+// folder or file left in the file's TMPDIR, by the test or by a CLI child, makes checkTempDirEmpty()
+// throw naming it.
 
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadQueueConfig } from '../src/config.js';
 import { connectRedis } from '../src/queue/redis-connection.js';
-import { checkReleased, nameResource } from './support/leak-guard.js';
+import { cliEnv } from './support/cli.js';
+import { checkReleased, checkTempDirEmpty, nameResource, useFileTempDir } from './support/leak-guard.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
 
 let redis: RedisServer;
@@ -73,5 +78,42 @@ describe('leak guard', () => {
     await expect(checkReleased('file')).rejects.toThrow(
       `failed to release: 1 redis-server process (created at test/leak-guard.test.ts:${line})`,
     );
+  });
+
+  it('gives each test file a TMPDIR of its own, which the CLI children it starts inherit', () => {
+    const dir = tmpdir();
+    expect(basename(dir)).toMatch(/^shift-export-test-\d+-/);
+    expect(cliEnv({})['TMPDIR']).toBe(dir);
+  });
+
+  it('names a temp folder a test left, with its line, and a file a child left, then removes both', () => {
+    const dir = tmpdir();
+    const folder = mkdtempSync(join(dir, 'left-behind-'));
+    const line = new Error().stack?.match(/leak-guard\.test\.ts:(\d+)/)?.[1];
+    writeFileSync(join(folder, 'inside'), 'x');
+    const child = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        "require('node:fs').writeFileSync(require('node:path').join(require('node:os').tmpdir(), 'from-a-child.bin'), 'x')",
+      ],
+      { env: cliEnv({}) },
+    );
+    expect(child.status).toBe(0);
+    try {
+      expect(() => checkTempDirEmpty()).toThrow(
+        `left in the temp folder: 2 entries: from-a-child.bin, ${basename(folder)} (created at test/leak-guard.test.ts:${Number(line) - 1})`,
+      );
+      expect(existsSync(dir)).toBe(false);
+      expect(tmpdir()).not.toBe(dir);
+    } finally {
+      // The rest of the file (and the guard's own check at its end) gets a fresh one.
+      useFileTempDir();
+    }
+  });
+
+  it('passes when the temp folder is empty', () => {
+    expect(() => checkTempDirEmpty()).not.toThrow();
+    useFileTempDir();
   });
 });

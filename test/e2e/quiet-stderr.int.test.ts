@@ -3,14 +3,14 @@
 // the Node version) as free text unless they are logged; a log shipper would choke on them.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startTestS3Server, type TestS3Server } from '../support/s3-server.js';
 import { BIN, cliEnv } from '../support/cli.js';
 import { freePort } from '../reliability/support/api-child.js';
+import { tempFolderForTest } from '../support/temp-folder.js';
 
 let redis: RedisServer;
 let s3: TestS3Server;
@@ -26,7 +26,7 @@ afterAll(async () => {
 describe('shift-export api on a first run', () => {
   it('writes nothing but JSON lines to stderr, process warnings included', async () => {
     const bucket = await s3.createBucket();
-    const secrets = mkdtempSync(join(tmpdir(), 'quiet-'));
+    const secrets = tempFolderForTest('quiet-');
     writeFileSync(join(secrets, 'key-id'), `${s3.accessKeyId}\n`);
     writeFileSync(join(secrets, 'secret'), `${s3.secretAccessKey}\n`);
     writeFileSync(join(secrets, 'api-tokens'), 'quiet-stderr-token-0123\n');
