@@ -8,6 +8,7 @@ import { formatDay, parseDay } from '../domain/civil-time.js';
 /** The sandbox's default token with every role (src/sandbox/auth.ts). */
 const SANDBOX_ADMIN_TOKEN = 'sandbox-admin';
 import { requestedFormats } from '../queue/export-request.js';
+import { commandLogger } from './command-logger.js';
 import { countText } from './count-text.js';
 import { parseFlags, UsageError, type Command } from './command.js';
 
@@ -19,7 +20,8 @@ Usage: shift-export demo [--rows N] [--seed S] [--dest DIR] [--format csv,xlsx]
 
 Starts the sandbox WFM server in this process on a free port with generated data (0.2% of the
 rows invalid and 0.1% sent twice, as real reports have), exports the last 7 business dates it
-has, prints where the files are and a few headline numbers, and stops.
+has, prints where the files are and a few headline numbers, and stops. It logs nothing unless
+LOG_LEVEL is set (LOG_LEVEL=info: the export's JSON log lines on stderr).
 
 Flags:
   --rows N        shifts the sandbox generates (default 20000)
@@ -65,7 +67,11 @@ Examples:
         baseUrl: sandbox.url,
         token: SANDBOX_ADMIN_TOKEN,
       };
-      await runExportSession({ period, wfm, dest: values.dest, formats }, io, interrupt.signal);
+      await runExportSession(
+        { period, wfm, dest: values.dest, formats, logger: commandLogger(io, 'demo') },
+        io,
+        interrupt.signal,
+      );
       return 0;
     } finally {
       interrupt.dispose();

@@ -31,6 +31,9 @@ Flags:
 Needs WFM_BASE_URL and WFM_TOKEN (or WFM_TOKEN_FILE). Exit code 0 on success, 2 for bad flags or
 configuration, 1 when the export failed.
 
+On a terminal it shows a progress line and logs nothing unless LOG_LEVEL is set; with stderr not a
+terminal (cron, CI) it logs JSON lines there at LOG_LEVEL (default info).
+
 With NOTIFY_WEBHOOK_URL set, the end of the export (export.published or export.failed) is POSTed
 to each URL: at most 3 attempts within 15 s after the export, never changing its exit code.
 
@@ -59,20 +62,25 @@ Examples:
       import('./export-session.js'),
       import('./run-notifications.js'),
     ]);
+    const logger = commandLogger(io, 'run');
     const notifier = runNotifier({
       config: notifyConfig,
       period,
       dest: values.dest ?? exportConfig.dest,
       s3Config: () => loadS3Config(io.env),
       knownSecrets: secretValuesOf(io.env),
-      logger: commandLogger(io, 'export'),
+      logger,
       io,
     });
     const interrupt = signalOnInterrupt();
     try {
       let outcome;
       try {
-        outcome = await runExportSession({ period, wfm, dest: values.dest, formats }, io, interrupt.signal);
+        outcome = await runExportSession(
+          { period, wfm, dest: values.dest, formats, logger },
+          io,
+          interrupt.signal,
+        );
       } catch (error) {
         await notifier?.failed(error);
         throw error;
