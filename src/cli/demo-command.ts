@@ -10,13 +10,13 @@ const SANDBOX_ADMIN_TOKEN = 'sandbox-admin';
 import { requestedFormats } from '../queue/export-request.js';
 import { commandLogger } from './command-logger.js';
 import { countText } from './count-text.js';
-import { parseFlags, UsageError, type Command } from './command.js';
+import { FORMAT_FLAG_HELP, FORMAT_USAGE, parseFlags, UsageError, type Command } from './command.js';
 
 export const demoCommand: Command = {
   name: 'demo',
   summary: 'start the sandbox, export its most recent week to ./exports (what `npm start` does)',
   help: `
-Usage: shift-export demo [--rows N] [--seed S] [--dest DIR] [--format csv,xlsx]
+Usage: shift-export demo [--rows N] [--seed S] [--dest DIR] ${FORMAT_USAGE}
 
 Starts the sandbox WFM server in this process on a free port with generated data (0.2% of the
 rows invalid and 0.1% sent twice, as real reports have), exports the last 7 business dates it
@@ -27,7 +27,7 @@ Flags:
   --rows N        shifts the sandbox generates (default 20000)
   --seed S        seed of the generated data (default 1)
   --dest DIR      where to write (default: EXPORT_DEST, else ./exports)
-  --format LIST   csv, xlsx, parquet, comma-separated (default csv,xlsx)
+${FORMAT_FLAG_HELP}
 
 Examples:
   npm start

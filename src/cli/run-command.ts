@@ -11,13 +11,13 @@ import { parsePeriod } from '../domain/period.js';
 import { requestedFormats } from '../queue/export-request.js';
 import { secretValuesOf } from '../redact-secrets.js';
 import { commandLogger } from './command-logger.js';
-import { parseFlags, UsageError, type Command } from './command.js';
+import { FORMAT_FLAG_HELP, FORMAT_USAGE, parseFlags, UsageError, type Command } from './command.js';
 
 export const runCommand: Command = {
   name: 'run',
   summary: 'export one period now, in this process (no Redis needed)',
   help: `
-Usage: shift-export run --from YYYY-MM-DD --to YYYY-MM-DD [--dest DIR|s3://bucket/prefix] [--format csv,xlsx]
+Usage: shift-export run --from YYYY-MM-DD --to YYYY-MM-DD [--dest DIR|s3://bucket/prefix] ${FORMAT_USAGE}
 
 Exports the shifts whose local business date (the local date of the start) lies in from..to,
 both inclusive, and publishes the files and manifest.json to <dest>/<from>_<to>/.
@@ -26,7 +26,7 @@ Flags:
   --from DATE     first business date (YYYY-MM-DD)
   --to DATE       last business date, inclusive (YYYY-MM-DD)
   --dest DEST     a folder or s3://bucket/prefix (default: EXPORT_DEST, else ./exports)
-  --format LIST   csv, xlsx, parquet, comma-separated (default: EXPORT_FORMATS, else csv,xlsx)
+${FORMAT_FLAG_HELP}
 
 Needs WFM_BASE_URL and WFM_TOKEN (or WFM_TOKEN_FILE). Exit code 0 on success, 2 for bad flags or
 configuration, 1 when the export failed.
