@@ -52,6 +52,9 @@ ${FORMAT_FLAG_HELP}
 
 ${REDIS_SETTINGS_HELP}
 
+Exit code 0 when queued (with --wait: when every day and the index completed), 1 when it failed or
+Redis cannot be reached, 2 for bad flags or configuration.
+
 Examples:
   npx shift-export backfill --from 2026-01-01 --to 2026-03-31
   npx shift-export backfill --from 2026-11-01 --to 2026-11-07 --format csv --dest s3://reports/shifts --wait

@@ -23,6 +23,9 @@ rows invalid and 0.1% sent twice, as real reports have), exports the last 7 busi
 has, prints where the files are and a few headline numbers, and stops. It logs nothing unless
 LOG_LEVEL is set (LOG_LEVEL=info: the export's JSON log lines on stderr).
 
+Exit code 0 once the files are published, 1 when the export failed or was interrupted, 2 for bad
+flags or configuration.
+
 Flags:
   --rows N        shifts the sandbox generates (default 20000)
   --seed S        seed of the generated data (default 1)

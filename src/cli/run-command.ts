@@ -29,7 +29,7 @@ Flags:
 ${FORMAT_FLAG_HELP}
 
 Needs WFM_BASE_URL and WFM_TOKEN (or WFM_TOKEN_FILE). Exit code 0 on success, 2 for bad flags or
-configuration, 1 when the export failed.
+configuration, 1 when the export failed or was interrupted (SIGINT, SIGTERM).
 
 On a terminal it shows a progress line and logs nothing unless LOG_LEVEL is set; with stderr not a
 terminal (cron, CI) it logs JSON lines there at LOG_LEVEL (default info).

@@ -36,7 +36,8 @@ Flags:
 
 ${REDIS_SETTINGS_HELP}
 
-Exit code 0; 1 when the job does not exist or Redis cannot be reached.
+Exit code 0; 1 when the job does not exist or Redis cannot be reached; 2 for bad flags or
+configuration.
 
 Examples:
   npx shift-export status

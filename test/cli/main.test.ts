@@ -90,4 +90,13 @@ describe('the help texts', () => {
     const overview = stdout.text().split('\n')[0] ?? '';
     for (const format of EXPORT_FORMATS) expect(overview.toLowerCase()).toContain(format);
   });
+
+  it('say what each exit code of each command means, 2 being bad flags or configuration', () => {
+    for (const command of cliCommands(workerCommand)) {
+      const text = command.help.replace(/\s+/g, ' ');
+      expect(text, command.name).toMatch(/Exit code 0\b/);
+      expect(text, command.name).toMatch(/\b1 when /);
+      expect(text, command.name).toMatch(/\b2 for bad flags or configuration\b/);
+    }
+  });
 });
