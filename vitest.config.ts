@@ -1,9 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
+// Two projects, so that each script says what it runs: `unit` (*.test.ts: pure logic, no server,
+// `npm run test:unit`) and `int` (*.int.test.ts, e2e/ among them: real Redis, sandbox, S3 server,
+// the CLI as a child; `npm run test:int`). `npm test` runs both.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/no-console.ts', 'test/support/leak-guard-setup.ts'],
     // The AWS SDK's documented switch for its notice that SDK releases after January 2027 need
     // Node >= 22: on Node 20 every test file that builds an S3 client printed it. CLI children get
@@ -16,5 +17,24 @@ export default defineConfig({
     // Integration tests start their own servers; two cores run two files at once.
     maxWorkers: 2,
     restoreMocks: true,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/**/*.int.test.ts', 'test/e2e/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'int',
+          include: ['test/**/*.int.test.ts', 'test/e2e/**/*.test.ts'],
+          // Only these need redis-server: without it, they stop at once with a one-line hint.
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -1,7 +1,7 @@
-// The leak guard (test/support/leak-guard.ts) itself: each kind of resource, left open on purpose,
-// makes checkReleased() throw a message naming it and this file's line; released, it passes. A temp
-// folder or file left in the file's TMPDIR, by the test or by a CLI child, makes checkTempDirEmpty()
-// throw naming it.
+// The leak guard (test/support/leak-guard.ts) itself, with a real redis-server: each kind of
+// resource, left open on purpose, makes checkReleased() throw a message naming it and this file's
+// line; released, it passes. A temp folder or file left in the file's TMPDIR, by the test or by a
+// CLI child, makes checkTempDirEmpty() throw naming it.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,10 +27,10 @@ describe('leak guard', () => {
   it('names a Redis connection left open by production code, with where the test created it', async () => {
     const target = loadQueueConfig({ REDIS_URL: redis.url }).redis;
     const client = await connectRedis(target, { role: 'producer', connectTimeoutMs: 3000 });
-    const line = new Error().stack?.match(/leak-guard\.test\.ts:(\d+)/)?.[1];
+    const line = new Error().stack?.match(/leak-guard\.int\.test\.ts:(\d+)/)?.[1];
     try {
       await expect(checkReleased('test')).rejects.toThrow(
-        `failed to release: 1 Redis connection (created at test/leak-guard.test.ts:${Number(line) - 1})`,
+        `failed to release: 1 Redis connection (created at test/leak-guard.int.test.ts:${Number(line) - 1})`,
       );
     } finally {
       client.disconnect();
@@ -51,7 +51,7 @@ describe('leak guard', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       await expect(checkReleased('test')).rejects.toThrow(
-        /^failed to release: 1 receiver \(created at test\/leak-guard\.test\.ts:\d+\)$/,
+        /^failed to release: 1 receiver \(created at test\/leak-guard\.int\.test\.ts:\d+\)$/,
       );
     } finally {
       await new Promise((resolve) => server.close(resolve));
@@ -63,7 +63,7 @@ describe('leak guard', () => {
     const exited = children.map((child) => new Promise((resolve) => child.once('exit', resolve)));
     try {
       await expect(checkReleased('test')).rejects.toThrow(
-        /^failed to release: 2 child processes \(created at test\/leak-guard\.test\.ts:\d+, test\/leak-guard\.test\.ts:\d+\)$/,
+        /^failed to release: 2 child processes \(created at test\/leak-guard\.int\.test\.ts:\d+, test\/leak-guard\.int\.test\.ts:\d+\)$/,
       );
     } finally {
       for (const child of children) child.kill('SIGKILL');
@@ -76,7 +76,7 @@ describe('leak guard', () => {
     const line = source.findIndex((text) => text.includes('redis = await startRedisServer()')) + 1;
     await expect(checkReleased('test')).resolves.toBeUndefined();
     await expect(checkReleased('file')).rejects.toThrow(
-      `failed to release: 1 redis-server process (created at test/leak-guard.test.ts:${line})`,
+      `failed to release: 1 redis-server process (created at test/leak-guard.int.test.ts:${line})`,
     );
   });
 
@@ -89,7 +89,7 @@ describe('leak guard', () => {
   it('names a temp folder a test left, with its line, and a file a child left, then removes both', () => {
     const dir = tmpdir();
     const folder = mkdtempSync(join(dir, 'left-behind-'));
-    const line = new Error().stack?.match(/leak-guard\.test\.ts:(\d+)/)?.[1];
+    const line = new Error().stack?.match(/leak-guard\.int\.test\.ts:(\d+)/)?.[1];
     writeFileSync(join(folder, 'inside'), 'x');
     const child = spawnSync(
       process.execPath,
@@ -102,7 +102,7 @@ describe('leak guard', () => {
     expect(child.status).toBe(0);
     try {
       expect(() => checkTempDirEmpty()).toThrow(
-        `left in the temp folder: 2 entries: from-a-child.bin, ${basename(folder)} (created at test/leak-guard.test.ts:${Number(line) - 1})`,
+        `left in the temp folder: 2 entries: from-a-child.bin, ${basename(folder)} (created at test/leak-guard.int.test.ts:${Number(line) - 1})`,
       );
       expect(existsSync(dir)).toBe(false);
       expect(tmpdir()).not.toBe(dir);
