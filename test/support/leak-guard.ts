@@ -212,12 +212,13 @@ syncBuiltinESMExports();
 let fileTempDir: { readonly path: string; readonly previous: string | undefined } | undefined;
 
 /**
- * Points TMPDIR (hence os.tmpdir()) at a new empty folder for this test file, inside the system temp
- * folder; returns its path. checkTempDirEmpty() ends it.
+ * Points TMPDIR (hence os.tmpdir()) at a new empty folder for this test file, inside the test run's
+ * (vitest.config.ts), else the system temp folder; returns its path. checkTempDirEmpty() ends it.
  */
 export function useFileTempDir(): string {
   if (fileTempDir !== undefined) return fileTempDir.path;
-  const path = realMkdtempSync(join(tmpdir(), `shift-export-test-${process.pid}-`));
+  const parent = process.env['SHIFT_EXPORT_TESTS_TMPDIR'] ?? tmpdir();
+  const path = realMkdtempSync(join(parent, `shift-export-test-${process.pid}-`));
   fileTempDir = { path, previous: process.env['TMPDIR'] };
   process.env['TMPDIR'] = path;
   return path;
