@@ -35,8 +35,9 @@ a job runs on one worker at a time.
 
 On SIGTERM or SIGINT the worker takes no new job, lets running exports finish within
 SHUTDOWN_GRACE_MS, then aborts them (nothing is published) and hands them back to the queue for
-another worker; a second signal skips the wait. Exit code 0 once stopped; 1 when Redis cannot be
-reached at start or the worker could not stop within the grace period; 2 for bad configuration.
+another worker; a second signal skips the wait. Exit code 0 once stopped with every running export
+finished; 1 when exports had to be aborted so (or Redis cannot be reached at start); 2 for bad
+flags or configuration.
 
 With NOTIFY_WEBHOOK_URL set it also delivers webhooks (export.published, export.failed,
 backfill.completed) from the queue "shift-export-notifications", retried NOTIFY_ATTEMPTS times.

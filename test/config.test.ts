@@ -1,5 +1,5 @@
-import { readFileSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENV_DOCS, type EnvName } from '../src/config/config-groups.js';
@@ -24,6 +24,7 @@ import {
 } from '../src/config/config-docs.js';
 import { ConfigError, ShiftExportError } from '../src/errors.js';
 import { isSecretName } from '../src/redact-secrets.js';
+import { tempFolderForTest } from './support/temp-folder.js';
 
 const configurationPage = readFileSync(new URL(`../${CONFIGURATION_PAGE}`, import.meta.url), 'utf8');
 const envExample = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
@@ -135,7 +136,7 @@ describe('config', () => {
   });
 
   it('reads the token from WFM_TOKEN_FILE, trimmed, and never shows it in errors', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'config-'));
+    const dir = tempFolderForTest('config-');
     const file = join(dir, 'token');
     writeFileSync(file, '  s3cr3t-token\n');
     expect(loadWfmConfig({ WFM_TOKEN_FILE: file }).token).toBe('s3cr3t-token');
@@ -162,7 +163,7 @@ describe('config', () => {
   });
 
   it('reads the API tokens from API_TOKENS_FILE, comma- or line-separated, when API_TOKENS is unset', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'config-'));
+    const dir = tempFolderForTest('config-');
     const file = join(dir, 'api-tokens');
     writeFileSync(file, 'token-one-0123456, token-two-0123456\r\ntoken-three-012345\n');
     expect(loadApiConfig({ API_TOKENS_FILE: file }).tokens).toEqual([
@@ -187,7 +188,7 @@ describe('config', () => {
   });
 
   it('reads static S3 credentials from S3_ACCESS_KEY_ID_FILE and S3_SECRET_ACCESS_KEY_FILE, both or neither', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'config-'));
+    const dir = tempFolderForTest('config-');
     const keyId = join(dir, 'key-id');
     const secret = join(dir, 'secret');
     writeFileSync(keyId, 'AKIAEXAMPLE\n');
@@ -283,7 +284,7 @@ describe('config', () => {
   });
 
   it('refuses a token file with a line break inside, but not around, the token', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'config-'));
+    const dir = tempFolderForTest('config-');
     const inside = join(dir, 'inside');
     writeFileSync(inside, 'Sup3r\r\nSecret\n');
     const error = configError(() => loadWfmConfig({ WFM_TOKEN_FILE: inside }));

@@ -1,13 +1,14 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadQueueConfig } from '../src/config/queue-config.js';
 import { ConfigError } from '../src/errors.js';
 import { parseHostPorts } from '../src/config/redis-target.js';
 
 const SECRET = 'Sup3rSecret-r3d1s';
 const dir = mkdtempSync(join(tmpdir(), 'redis-target-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const passwordFile = join(dir, 'password');
 writeFileSync(passwordFile, `  ${SECRET}\n`);
 const caFile = join(dir, 'ca.pem');

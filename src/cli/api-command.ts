@@ -35,6 +35,9 @@ Logs JSON lines to stderr (LOG_LEVEL).
 
 ${REDIS_SETTINGS_HELP}
 
+Exit code 0 once stopped by SIGTERM or SIGINT; 1 when Redis cannot be reached at start or
+API_HOST:API_PORT cannot be listened on; 2 for bad flags or configuration.
+
 Examples:
   API_TOKENS=$(openssl rand -hex 24) REDIS_URL=redis://redis:6379 npx shift-export api
   curl -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' \\

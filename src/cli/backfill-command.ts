@@ -6,7 +6,7 @@ import { MAX_BACKFILL_DAYS } from '../queue/export-request.js';
 import { loadQueueConfig } from '../config/queue-config.js';
 import { loadQueueTuning } from '../config/queue-tuning.js';
 import { countText } from './count-text.js';
-import { writeLine, type Command, REDIS_SETTINGS_HELP } from './command.js';
+import { FORMAT_FLAG_HELP, FORMAT_USAGE, writeLine, type Command, REDIS_SETTINGS_HELP } from './command.js';
 import { parseExportRequestFlags } from './export-request-flags.js';
 
 interface IndexShape {
@@ -32,7 +32,7 @@ export const backfillCommand: Command = {
   name: 'backfill',
   summary: 'queue one export per day of a range, with an index when all are done (needs Redis)',
   help: `
-Usage: shift-export backfill --from YYYY-MM-DD --to YYYY-MM-DD [--format csv,xlsx] [--dest DEST]
+Usage: shift-export backfill --from YYYY-MM-DD --to YYYY-MM-DD ${FORMAT_USAGE} [--dest DEST]
                              [--force] [--wait]
 
 Queues a BullMQ flow: one export job per day from..to (each published like any export, to
@@ -44,7 +44,7 @@ backfill (a completed one only with --force). Prints the backfill's job id on st
 Flags:
   --from DATE     first business date (YYYY-MM-DD)
   --to DATE       last business date, inclusive (at most ${MAX_BACKFILL_DAYS} days)
-  --format LIST   csv, xlsx, parquet, comma-separated (default: EXPORT_FORMATS, else csv,xlsx)
+${FORMAT_FLAG_HELP}
   --dest DEST     a folder (as the worker sees it) or s3://bucket/prefix inside EXPORT_DEST or
                   EXPORT_DEST_ALLOW (default: the worker's EXPORT_DEST); the worker refuses
                   any other
@@ -53,8 +53,8 @@ Flags:
 
 ${REDIS_SETTINGS_HELP}
 
-Exit code 0 when queued (with --wait: when every day completed and the index is written), 1 when
-it failed or Redis cannot be reached, 2 for bad flags or configuration.
+Exit code 0 when queued (with --wait: when every day and the index completed), 1 when it failed or
+Redis cannot be reached, 2 for bad flags or configuration.
 
 Examples:
   npx shift-export backfill --from 2026-01-01 --to 2026-03-31

@@ -3,6 +3,8 @@
 // or malformed flag stops the program with one line that names it.
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ENV_DOCS } from '../config/config-groups.js';
+import { EXPORT_FORMATS, type ExportFormat } from '../domain/export-format.js';
 import { ShiftExportError } from '../errors.js';
 import { closestName } from './closest-name.js';
 
@@ -89,6 +91,20 @@ function joinNegativeNumbers(argv: readonly string[], options: Options): string[
 export function writeLine(stream: NodeJS.WritableStream, line: string): void {
   stream.write(`${line}\n`);
 }
+
+/** How the prose names each format; a new format in EXPORT_FORMATS must be given a name here. */
+const FORMAT_NAMES: Readonly<Record<ExportFormat, string>> = { csv: 'CSV', xlsx: 'XLSX', parquet: 'Parquet' };
+
+/** "CSV, XLSX and Parquet": every format, for a sentence. */
+export const FORMATS_PROSE = EXPORT_FORMATS.map((f) => FORMAT_NAMES[f])
+  .join(', ')
+  .replace(/, ([^,]+)$/, ' and $1');
+
+/** The usage lines' --format, naming every format (EXPORT_FORMATS), so none goes missing. */
+export const FORMAT_USAGE = `[--format ${EXPORT_FORMATS.join(',')}]`;
+
+/** The help texts' --format line: every format and the default (EXPORT_FORMATS' own). */
+export const FORMAT_FLAG_HELP = `  --format LIST   ${EXPORT_FORMATS.join(', ')}, comma-separated (default: EXPORT_FORMATS, else ${ENV_DOCS.EXPORT_FORMATS.default})`;
 
 /** The help texts' one line on where the queue's Redis is (docs/operations.md, "Scale out", has the rest). */
 export const REDIS_SETTINGS_HELP =

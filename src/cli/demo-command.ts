@@ -8,25 +8,30 @@ import { formatDay, parseDay } from '../domain/civil-time.js';
 /** The sandbox's default token with every role (src/sandbox/auth.ts). */
 const SANDBOX_ADMIN_TOKEN = 'sandbox-admin';
 import { requestedFormats } from '../queue/export-request.js';
+import { commandLogger } from './command-logger.js';
 import { countText } from './count-text.js';
-import { parseFlags, UsageError, type Command } from './command.js';
+import { FORMAT_FLAG_HELP, FORMAT_USAGE, parseFlags, UsageError, type Command } from './command.js';
 import { signalOnInterrupt } from './signal-on-interrupt.js';
 
 export const demoCommand: Command = {
   name: 'demo',
   summary: 'start the sandbox, export its most recent week to ./exports (what `npm start` does)',
   help: `
-Usage: shift-export demo [--rows N] [--seed S] [--dest DIR] [--format csv,xlsx]
+Usage: shift-export demo [--rows N] [--seed S] [--dest DIR] ${FORMAT_USAGE}
 
 Starts the sandbox WFM server in this process on a free port with generated data (0.2% of the
 rows invalid and 0.1% sent twice, as real reports have), exports the last 7 business dates it
-has, prints where the files are and a few headline numbers, and stops.
+has, prints where the files are and a few headline numbers, and stops. It logs nothing unless
+LOG_LEVEL is set (LOG_LEVEL=info: the export's JSON log lines on stderr).
+
+Exit code 0 once the files are published, 1 when the export failed or was interrupted, 2 for bad
+flags or configuration.
 
 Flags:
   --rows N        shifts the sandbox generates (default 20000)
   --seed S        seed of the generated data (default 1)
   --dest DIR      where to write (default: EXPORT_DEST, else ./exports)
-  --format LIST   csv, xlsx, parquet, comma-separated (default csv,xlsx)
+${FORMAT_FLAG_HELP}
 
 Examples:
   npm start
@@ -66,7 +71,11 @@ Examples:
         baseUrl: sandbox.url,
         token: SANDBOX_ADMIN_TOKEN,
       };
-      await runCliExport({ period, wfm, dest: values.dest, formats }, io, interrupt.signal);
+      await runCliExport(
+        { period, wfm, dest: values.dest, formats, logger: commandLogger(io, 'demo') },
+        io,
+        interrupt.signal,
+      );
       return 0;
     } finally {
       interrupt.dispose();

@@ -4,14 +4,14 @@
 import { commandLogger } from './command-logger.js';
 import { loadQueueConfig } from '../config/queue-config.js';
 import { loadQueueTuning } from '../config/queue-tuning.js';
-import { writeLine, type Command, REDIS_SETTINGS_HELP } from './command.js';
+import { FORMAT_FLAG_HELP, FORMAT_USAGE, writeLine, type Command, REDIS_SETTINGS_HELP } from './command.js';
 import { parseExportRequestFlags } from './export-request-flags.js';
 
 export const enqueueCommand: Command = {
   name: 'enqueue',
   summary: 'queue the export of one period for a worker and print its job id (needs Redis)',
   help: `
-Usage: shift-export enqueue --from YYYY-MM-DD --to YYYY-MM-DD [--format csv,xlsx] [--dest DEST]
+Usage: shift-export enqueue --from YYYY-MM-DD --to YYYY-MM-DD ${FORMAT_USAGE} [--dest DEST]
                             [--force] [--wait]
 
 Queues the export of a period for a worker (\`shift-export worker\`) and prints the job id on
@@ -22,7 +22,7 @@ with --force; one that failed is run again.
 Flags:
   --from DATE     first business date (YYYY-MM-DD)
   --to DATE       last business date, inclusive (at most EXPORT_MAX_DAYS days)
-  --format LIST   csv, xlsx, parquet, comma-separated (default: EXPORT_FORMATS, else csv,xlsx)
+${FORMAT_FLAG_HELP}
   --dest DEST     a folder (as the worker sees it) or s3://bucket/prefix inside EXPORT_DEST or
                   EXPORT_DEST_ALLOW (default: the worker's EXPORT_DEST); the worker refuses
                   any other

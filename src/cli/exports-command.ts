@@ -53,7 +53,8 @@ Settings: EXPORTS_FILE, EXPORT_DEST and EXPORT_DEST_ALLOW (where a dest may be),
 NIGHTLY_ENABLED, NIGHTLY_CRON, NIGHTLY_TZ and LOOKBACK_DAYS. Every field of a definition, with
 comments: docs/examples/exports.yaml.
 
-Exit code 0 when every definition is valid; 2 for a problem in the file, a flag or a setting.
+Exit code 0 when every definition is valid; 1 when the check itself fails unexpectedly; 2 for bad
+flags or configuration, the definitions file included.
 
 Examples:
   EXPORTS_FILE=exports.yaml npx shift-export exports check

@@ -9,12 +9,12 @@ import { logProcessWarnings } from '../process-warnings.js';
 import { redactSecrets, secretValuesOf } from '../redact-secrets.js';
 import { oneLine } from '../one-line.js';
 import { closestName } from './closest-name.js';
-import type { Command, CliIo } from './command.js';
+import { FORMATS_PROSE, type Command, type CliIo } from './command.js';
 
 function usage(commands: readonly Command[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
-    'shift-export: turns the WFM finished-shift report into CSV and XLSX files with location-match statistics.',
+    `shift-export: turns the WFM finished-shift report into ${FORMATS_PROSE} files with location-match statistics.`,
     '',
     'Usage: shift-export <command> [flags]      shift-export <command> --help',
     '',

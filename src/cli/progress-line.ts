@@ -1,5 +1,5 @@
 // The live progress line of `run` and `demo` on a terminal: phase, rows, rows/s, redrawn in place
-// at most a few times a second. Off a terminal the commands log JSON lines instead.
+// at most a few times a second. Off a terminal there is no line; `run` logs JSON lines instead.
 
 import type { ExportProgress } from '../export/progress.js';
 import { countText } from './count-text.js';

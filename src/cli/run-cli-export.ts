@@ -11,8 +11,8 @@ import type { Period } from '../domain/period.js';
 import { ConfiguredExport } from '../export/configured-export.js';
 import type { ExportResult } from '../export/run-export.js';
 import { exportJobResult } from '../queue/export-job-result.js';
+import type { Logger } from '../logger.js';
 import type { CliIo } from './command.js';
-import { commandLogger } from './command-logger.js';
 import { formatExportResult } from './job-text.js';
 import { createProgressLine } from './progress-line.js';
 
@@ -23,6 +23,8 @@ export interface CliExportOptions {
   readonly dest: string | undefined;
   /** --format as checked by the command (requestedFormats), else EXPORT_FORMATS. */
   readonly formats: readonly ExportFormat[] | undefined;
+  /** The command's logger (commandLogger: `run` and `demo` keep quiet in different cases). */
+  readonly logger: Logger;
 }
 
 export async function runCliExport(
@@ -32,13 +34,12 @@ export async function runCliExport(
 ): Promise<ExportResult> {
   const exportConfig = loadExportConfig(io.env);
   const formats = options.formats ?? exportConfig.formats;
-  const logger = commandLogger(io, 'export');
   const configuredExport = await ConfiguredExport.open({
     dest: options.dest ?? exportConfig.dest,
     exportConfig,
     wfm: options.wfm,
     s3Config: () => loadS3Config(io.env),
-    logger,
+    logger: options.logger,
   });
   const progress = createProgressLine(io.stderr);
   try {

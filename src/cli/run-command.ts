@@ -8,14 +8,14 @@ import { parsePeriod } from '../domain/period.js';
 import { requestedFormats } from '../queue/export-request.js';
 import { secretValuesOf } from '../redact-secrets.js';
 import { commandLogger } from './command-logger.js';
-import { parseFlags, UsageError, type Command } from './command.js';
+import { FORMAT_FLAG_HELP, FORMAT_USAGE, parseFlags, UsageError, type Command } from './command.js';
 import { signalOnInterrupt } from './signal-on-interrupt.js';
 
 export const runCommand: Command = {
   name: 'run',
   summary: 'export one period now, in this process (no Redis needed)',
   help: `
-Usage: shift-export run --from YYYY-MM-DD --to YYYY-MM-DD [--dest DIR|s3://bucket/prefix] [--format csv,xlsx]
+Usage: shift-export run --from YYYY-MM-DD --to YYYY-MM-DD [--dest DIR|s3://bucket/prefix] ${FORMAT_USAGE}
 
 Exports the shifts whose local business date (the local date of the start) lies in from..to,
 both inclusive, and publishes the files and manifest.json to <dest>/<from>_<to>/.
@@ -24,10 +24,13 @@ Flags:
   --from DATE     first business date (YYYY-MM-DD)
   --to DATE       last business date, inclusive (YYYY-MM-DD)
   --dest DEST     a folder or s3://bucket/prefix (default: EXPORT_DEST, else ./exports)
-  --format LIST   csv, xlsx, parquet, comma-separated (default: EXPORT_FORMATS, else csv,xlsx)
+${FORMAT_FLAG_HELP}
 
 Needs WFM_BASE_URL and WFM_TOKEN (or WFM_TOKEN_FILE). Exit code 0 on success, 2 for bad flags or
-configuration, 1 when the export failed.
+configuration, 1 when the export failed or was interrupted (SIGINT, SIGTERM).
+
+On a terminal it shows a progress line and logs nothing unless LOG_LEVEL is set; with stderr not a
+terminal (cron, CI) it logs JSON lines there at LOG_LEVEL (default info).
 
 With NOTIFY_WEBHOOK_URL set, the end of the export (export.published or export.failed) is POSTed
 to each URL: at most 3 attempts within 15 s after the export, never changing its exit code.
@@ -57,20 +60,25 @@ Examples:
       import('./run-cli-export.js'),
       import('./run-notifications.js'),
     ]);
+    const logger = commandLogger(io, 'run');
     const notifier = runNotifier({
       config: notifyConfig,
       period,
       dest: values.dest ?? exportConfig.dest,
       s3Config: () => loadS3Config(io.env),
       knownSecrets: secretValuesOf(io.env),
-      logger: commandLogger(io, 'export'),
+      logger,
       io,
     });
     const interrupt = signalOnInterrupt();
     try {
       let outcome;
       try {
-        outcome = await runCliExport({ period, wfm, dest: values.dest, formats }, io, interrupt.signal);
+        outcome = await runCliExport(
+          { period, wfm, dest: values.dest, formats, logger },
+          io,
+          interrupt.signal,
+        );
       } catch (error) {
         await notifier?.failed(error);
         throw error;

@@ -35,6 +35,9 @@ Tokens: sandbox-admin (every role), sandbox-reader (the report only), sandbox-no
 send them as Authorization: Bearer <token>. Errors are JSON {error, message}: 401 without a valid
 token, 403 without the role, 400 for invalid input, 404 for unknown ids.
 
+Exit code 0 once stopped by SIGTERM or SIGINT; 1 when it cannot listen on --host:--port; 2 for
+bad flags or configuration.
+
 Examples:
   npx shift-export sandbox --port 8080 --rows 1000000 --seed 7
   npx shift-export sandbox --faults '{"wfm_timers":{"failNext":3,"errorStatus":503}}'

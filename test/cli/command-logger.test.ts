@@ -15,7 +15,12 @@ function io(level: string | undefined, isTTY: boolean): CliIo & { lines: string[
     }),
     { isTTY },
   );
-  return { stdout: new Writable({ write: (_c, _e, cb) => cb() }), stderr, env: { LOG_LEVEL: level }, lines };
+  return {
+    stdout: new Writable({ write: (_c, _e, cb) => cb() }),
+    stderr,
+    env: level === undefined ? {} : { LOG_LEVEL: level },
+    lines,
+  };
 }
 
 describe('commandLogger', () => {
@@ -34,13 +39,33 @@ describe('commandLogger', () => {
     ]);
   });
 
-  it('keeps run and demo quiet at info only on a terminal, where the progress line speaks', () => {
-    expect(commandLogger(io('info', true), 'export')).toBe(silentLogger);
-    const piped = io('info', false);
-    commandLogger(piped, 'export').info('export published');
-    expect(piped.lines).toHaveLength(1);
+  it('keeps run quiet on a terminal at the default level, where the progress line speaks', () => {
+    expect(commandLogger(io(undefined, true), 'run')).toBe(silentLogger);
     const warnOnTerminal = io('warn', true);
-    commandLogger(warnOnTerminal, 'export').warn('slow upstream');
+    commandLogger(warnOnTerminal, 'run').warn('slow upstream');
     expect(warnOnTerminal.lines).toHaveLength(1);
+  });
+
+  it('gives run its JSON lines piped (the record of a cron export), or on a terminal when LOG_LEVEL is set', () => {
+    for (const [level, isTTY] of [
+      [undefined, false],
+      ['info', false],
+      ['info', true],
+    ] as const) {
+      const out = io(level, isTTY);
+      commandLogger(out, 'run').info('export published');
+      expect(out.lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toMatchObject([
+        { msg: 'export published' },
+      ]);
+    }
+  });
+
+  it('keeps demo quiet at the default level on a terminal or piped, and logs when LOG_LEVEL is set', () => {
+    expect(commandLogger(io(undefined, true), 'demo')).toBe(silentLogger);
+    expect(commandLogger(io(undefined, false), 'demo')).toBe(silentLogger);
+    expect(commandLogger(io('', false), 'demo')).toBe(silentLogger);
+    const asked = io('info', false);
+    commandLogger(asked, 'demo').info('export published');
+    expect(asked.lines).toHaveLength(1);
   });
 });

@@ -5,6 +5,7 @@ import { closestName } from '../../src/cli/closest-name.js';
 import type { CliIo } from '../../src/cli/command.js';
 import { cliCommands } from '../../src/cli/commands.js';
 import { main } from '../../src/cli/main.js';
+import { EXPORT_FORMATS } from '../../src/domain/export-format.js';
 
 function sink(): Writable & { text: () => string } {
   let text = '';
@@ -64,6 +65,38 @@ describe('the shift-export command line', () => {
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(expected);
       expect(result.stderr).not.toContain('ambiguous');
+    }
+  });
+});
+
+describe('the help texts', () => {
+  it('list every format on the usage line and the --format line of each command that takes one', () => {
+    const withFormat = cliCommands(workerCommand).filter((c) => c.help.includes('--format'));
+    expect(withFormat.map((c) => c.name).sort()).toEqual(['backfill', 'demo', 'enqueue', 'run']);
+    for (const command of withFormat) {
+      const lines = command.help.trim().split('\n');
+      const usage = lines.find((l) => l.startsWith('Usage:')) ?? '';
+      const flag = lines.find((l) => l.trimStart().startsWith('--format')) ?? '';
+      for (const format of EXPORT_FORMATS) {
+        expect(usage, `${command.name} usage`).toMatch(new RegExp(`--format [a-z,]*\\b${format}\\b`));
+        expect(flag, `${command.name} --format`).toContain(format);
+      }
+    }
+  });
+
+  it('name every format in the overview of shift-export --help', async () => {
+    const stdout = sink();
+    await main(['--help'], { stdout, stderr: sink(), env: {} }, cliCommands(workerCommand));
+    const overview = stdout.text().split('\n')[0] ?? '';
+    for (const format of EXPORT_FORMATS) expect(overview.toLowerCase()).toContain(format);
+  });
+
+  it('say what each exit code of each command means, 2 being bad flags or configuration', () => {
+    for (const command of cliCommands(workerCommand)) {
+      const text = command.help.replace(/\s+/g, ' ');
+      expect(text, command.name).toMatch(/Exit code 0\b/);
+      expect(text, command.name).toMatch(/\b1 when /);
+      expect(text, command.name).toMatch(/\b2 for bad flags or configuration\b/);
     }
   });
 });

@@ -1,16 +1,18 @@
 // A first run of `shift-export api` on an S3 destination, as docker-compose starts it: its stderr is
 // JSON lines only. Node prints process warnings (fastify's deprecations, the AWS SDK's notice about
 // the Node version) as free text unless they are logged; a log shipper would choke on them.
+// A first `npm start` (the demo), with its output piped as an editor's terminal or a CI log does:
+// the readable summary only, the JSON log lines when LOG_LEVEL asks for them.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startTestS3Server, type TestS3Server } from '../support/s3-server.js';
-import { BIN, cliEnv } from '../support/cli.js';
+import { BIN, cliEnv, runCli } from '../support/cli.js';
 import { freePort } from '../reliability/support/api-child.js';
+import { tempFolderForTest } from '../support/temp-folder.js';
 
 let redis: RedisServer;
 let s3: TestS3Server;
@@ -26,7 +28,7 @@ afterAll(async () => {
 describe('shift-export api on a first run', () => {
   it('writes nothing but JSON lines to stderr, process warnings included', async () => {
     const bucket = await s3.createBucket();
-    const secrets = mkdtempSync(join(tmpdir(), 'quiet-'));
+    const secrets = tempFolderForTest('quiet-');
     writeFileSync(join(secrets, 'key-id'), `${s3.accessKeyId}\n`);
     writeFileSync(join(secrets, 'secret'), `${s3.secretAccessKey}\n`);
     writeFileSync(join(secrets, 'api-tokens'), 'quiet-stderr-token-0123\n');
@@ -77,5 +79,38 @@ describe('shift-export api on a first run', () => {
         true,
       );
     }
+  });
+});
+
+describe('shift-export demo, its output piped', () => {
+  /** cliEnv without its LOG_LEVEL: the demo as a person starts it. */
+  function demoEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+    const env = cliEnv(extra);
+    if (extra['LOG_LEVEL'] === undefined) delete env['LOG_LEVEL'];
+    return env;
+  }
+
+  it('prints its readable summary and no log lines at the default level', async () => {
+    const dest = tempFolderForTest('demo-');
+    const run = await runCli(['demo', '--rows', '500', '--format', 'csv', '--dest', dest], demoEnv({}));
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Sandbox WFM API on http:\/\/127\.0\.0\.1:\d+ with 500 shifts; exporting /);
+    expect(run.stdout).toMatch(/^Export \S+ of \S+ published to /m);
+    expect(run.stdout).not.toContain('{');
+  });
+
+  it('logs the export as JSON lines on stderr when LOG_LEVEL=info asks for them', async () => {
+    const dest = tempFolderForTest('demo-');
+    const run = await runCli(
+      ['demo', '--rows', '500', '--format', 'csv', '--dest', dest],
+      demoEnv({ LOG_LEVEL: 'info' }),
+    );
+    expect(run.code).toBe(0);
+    const lines = run.stderr
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { msg?: string });
+    expect(lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['export started', 'export published']));
   });
 });

@@ -5,7 +5,7 @@
 // row must be byte for byte one of its rows, and no id may reach the export rounded.
 
 import { isUtf8 } from 'node:buffer';
-import { mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -34,6 +34,7 @@ let sandbox: RunningSandbox;
 let sent: Buffer[];
 let shifts: Record[];
 let rejected: Record[];
+let dest: string | undefined;
 
 function readCsv(path: string): Record[] {
   return parse(readFileSync(path), { bom: true, columns: true }) as Record[];
@@ -54,7 +55,7 @@ beforeAll(async () => {
     headers: { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}` },
   });
   sent = jsonArrayElements(Buffer.from(await res.body.arrayBuffer()));
-  const dest = mkdtempSync(join(tmpdir(), 'raw-json-e2e-'));
+  dest = mkdtempSync(join(tmpdir(), 'raw-json-e2e-'));
   const run = await runCli(
     ['run', '--from', PERIOD.from, '--to', PERIOD.to, '--dest', dest, '--format', 'csv'],
     cliEnv({ WFM_BASE_URL: sandbox.url, WFM_TOKEN: SANDBOX_ADMIN_TOKEN, WFM_RETRY_BASE_DELAY_MS: '10' }),
@@ -68,6 +69,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sandbox?.close();
+  if (dest !== undefined) rmSync(dest, { recursive: true, force: true });
 });
 
 describe('rows JSON.parse would change, end to end', () => {

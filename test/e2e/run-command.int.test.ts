@@ -2,7 +2,7 @@
 // independent CSV parser (csv-parse), every number cross-checked.
 
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -13,6 +13,7 @@ import { SHIFT_COLUMNS } from '../../src/domain/shift-columns.js';
 import { parseManifest } from '../../src/render/manifest.js';
 import { cliEnv, runCli } from '../support/cli.js';
 import { SANDBOX_ADMIN_TOKEN, startTestSandbox } from '../support/sandbox.js';
+import { tempFolderForTest } from '../support/temp-folder.js';
 
 const PERIOD = { from: '2024-03-25', to: '2024-03-31' };
 
@@ -56,6 +57,7 @@ describe('shift-export run', () => {
       { ...baseEnv, TZ: 'Asia/Kathmandu' },
     );
   });
+  afterAll(() => rmSync(dest, { recursive: true, force: true }));
 
   it('exits 0 and says where the files are', () => {
     expect(result.stderr).toBe('');
@@ -179,7 +181,7 @@ describe('shift-export run', () => {
   });
 
   it('writes the same shifts.csv whatever the machine time zone', async () => {
-    const other = mkdtempSync(join(tmpdir(), 'run-e2e-utc-'));
+    const other = tempFolderForTest('run-e2e-utc-');
     const utc = await runCli(
       ['run', '--from', PERIOD.from, '--to', PERIOD.to, '--dest', other, '--format', 'csv'],
       { ...baseEnv, TZ: 'UTC' },
@@ -246,7 +248,7 @@ function recompute(rows: readonly Record<string, string>[]): Record<string, stri
 
 describe('shift-export run with a temp folder it cannot write', () => {
   it('publishes without row-hashes.bin and says so in the manifest, the summary and a warning', async () => {
-    const dest = mkdtempSync(join(tmpdir(), 'run-e2e-tmpdir-'));
+    const dest = tempFolderForTest('run-e2e-tmpdir-');
     // A file where TMPDIR should be a folder: the row fingerprints cannot spill (ENOTDIR), as on a
     // full disk (test/reliability/tmpdir-full.scenario.ts fills a real one).
     const notAFolder = join(dest, 'not-a-folder');
@@ -289,7 +291,7 @@ describe('shift-export run loads only what the export needs', () => {
         '--to',
         PERIOD.to,
         '--dest',
-        mkdtempSync(join(tmpdir(), 'modules-')),
+        tempFolderForTest('modules-'),
         '--format',
         format,
       ],
@@ -401,7 +403,7 @@ describe('shift-export run refuses bad input with one line and writes nothing', 
 
   for (const c of cases) {
     it(`stops on ${c.name}`, async () => {
-      const dest = mkdtempSync(join(tmpdir(), 'run-bad-'));
+      const dest = tempFolderForTest('run-bad-');
       const run = await runCli(['run', ...c.args, '--dest', dest], { ...baseEnv, ...c.env });
       expect(run.code).toBe(c.code);
       const lines = run.stderr.trim().split('\n');
@@ -420,7 +422,7 @@ describe('shift-export run against an upstream that answers something else than 
       faults: { wfm_timers: { wrongBody: 'html', wrongBodyNext: 100 } },
     });
     try {
-      const dest = mkdtempSync(join(tmpdir(), 'run-html-'));
+      const dest = tempFolderForTest('run-html-');
       const run = await runCli(['run', '--from', '2024-03-30', '--to', '2024-03-30', '--dest', dest], {
         ...baseEnv,
         WFM_BASE_URL: proxy.url,

@@ -3,13 +3,13 @@
 
 import { spawn } from 'node:child_process';
 import { readFileSync, watch } from 'node:fs';
-import { mkdtemp, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { BIN, cliEnv, runCli } from '../support/cli.js';
 import { SANDBOX_ADMIN_TOKEN, startTestSandbox } from '../support/sandbox.js';
+import { tempFolderForTest } from '../support/temp-folder.js';
 
 const DAY = '2024-03-30';
 
@@ -56,7 +56,7 @@ afterAll(async () => {
 
 describe('run after a run that was SIGKILLed', () => {
   it('removes the killed run’s .partial folder at its start', async () => {
-    const dest = await mkdtemp(join(tmpdir(), 'run-killed-'));
+    const dest = tempFolderForTest('run-killed-');
     const env = cliEnv({ WFM_BASE_URL: sandbox.url, WFM_TOKEN: SANDBOX_ADMIN_TOKEN });
     const args = ['run', '--from', DAY, '--to', DAY, '--format', 'csv', '--dest', dest];
     // The upstream holds its answer: the export has begun (its .partial exists) and waits.

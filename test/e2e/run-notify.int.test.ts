@@ -3,8 +3,7 @@
 // retries, and the event is accepted once), one export.failed for a failed one (no secret in it),
 // and a receiver that cannot be reached changes nothing about the run's result.
 
-import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseManifest } from '../../src/render/manifest.js';
@@ -12,6 +11,7 @@ import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { cliEnv, runCli } from '../support/cli.js';
 import { SANDBOX_ADMIN_TOKEN, startTestSandbox } from '../support/sandbox.js';
 import { startWebhookReceiver, verifySignature, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { tempFolderForTest } from '../support/temp-folder.js';
 
 const DAY = '2024-03-30';
 const SECRET = 'run-notify-secret-5c2a9e';
@@ -50,7 +50,7 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 describe('run with NOTIFY_WEBHOOK_URL', () => {
   it('sends one signed export.published for the published export, retried after a 500', async () => {
     receiver.answerNext(500);
-    const dest = mkdtempSync(join(tmpdir(), 'run-notify-'));
+    const dest = tempFolderForTest('run-notify-');
     const r = await runCli([...ARGS, '--dest', dest], env());
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`published to ${dest}`);
@@ -94,7 +94,7 @@ describe('run with NOTIFY_WEBHOOK_URL', () => {
   });
 
   it('sends one export.failed for a failed export, without the token', async () => {
-    const dest = mkdtempSync(join(tmpdir(), 'run-notify-'));
+    const dest = tempFolderForTest('run-notify-');
     const badToken = 'wrong-token-3f9b1c77';
     const r = await runCli([...ARGS, '--dest', dest], env({ WFM_TOKEN: badToken }));
     expect(r.code).toBe(1);
@@ -121,7 +121,7 @@ describe('run with NOTIFY_WEBHOOK_URL', () => {
   });
 
   it('keeps the exit code of the export when no receiver can be reached', async () => {
-    const dest = mkdtempSync(join(tmpdir(), 'run-notify-'));
+    const dest = tempFolderForTest('run-notify-');
     const r = await runCli(
       [...ARGS, '--dest', dest],
       env({ NOTIFY_WEBHOOK_URL: 'http://127.0.0.1:1/hooks/nobody' }),
@@ -140,7 +140,7 @@ describe('run with NOTIFY_WEBHOOK_URL', () => {
   });
 
   it('stops at start, exit 2, on a NOTIFY_WEBHOOK_URL that is not http(s), before exporting', async () => {
-    const dest = mkdtempSync(join(tmpdir(), 'run-notify-'));
+    const dest = tempFolderForTest('run-notify-');
     const r = await runCli(
       [...ARGS, '--dest', dest],
       env({ NOTIFY_WEBHOOK_URL: 'smtp://ops:pw-1@mail.example.com/x' }),

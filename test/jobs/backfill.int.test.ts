@@ -3,8 +3,7 @@
 // fails the parent at once (no index, no hang); asking again for a finished backfill is a no-op
 // unless forced.
 
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
@@ -15,6 +14,7 @@ import { waitForJob } from '../../src/queue/wait-for-job.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import { startHarness, type Harness } from '../queue/support/queue-harness.js';
+import { tempFolderForTest } from '../support/temp-folder.js';
 
 const FROM = '2024-03-27';
 const TO = '2024-03-29';
@@ -125,7 +125,7 @@ describe('backfill', () => {
   it('writes no index outside EXPORT_DEST when a flow is put into Redis with the parent pointing elsewhere', async () => {
     harness = await startHarness({ redisUrl: redis.url, sandboxUrl: sandbox.url });
     const h = harness;
-    const outside = mkdtempSync(join(tmpdir(), 'outside-'));
+    const outside = tempFolderForTest('outside-');
     await h.startWorker();
     // Children within EXPORT_DEST complete; only the parent's data names another folder.
     const flow = await h.producer.flows().add({
@@ -146,6 +146,5 @@ describe('backfill', () => {
     expect(done).toEqual({ state: 'failed', reason: expect.stringMatching(/^DEST_NOT_ALLOWED: /) });
     expect((await h.producer.queue.getJob('hostile-backfill'))?.attemptsMade).toBe(1);
     expect(readdirSync(outside)).toEqual([]);
-    rmSync(outside, { recursive: true, force: true });
   });
 });

@@ -2,16 +2,7 @@
 // from queue to published files, idempotent enqueueing and --force, changes since the previous
 // export, retries of transient failures, immediate failure of terminal ones.
 
-import {
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseManifest, renderManifest } from '../../src/render/manifest.js';
@@ -25,6 +16,7 @@ import { waitForJob, type JobOutcome } from '../../src/queue/wait-for-job.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import { startHarness, type Harness, type HarnessOptions } from './support/queue-harness.js';
+import { tempFolderForTest } from '../support/temp-folder.js';
 
 const DAY = '2024-03-30';
 
@@ -217,7 +209,7 @@ describe('export job', () => {
 
   it('refuses at once a job put straight into Redis with a dest outside EXPORT_DEST, and writes nothing there', async () => {
     const h = await open({ env: { JOB_ATTEMPTS: '5' } });
-    const outside = mkdtempSync(join(tmpdir(), 'outside-'));
+    const outside = tempFolderForTest('outside-');
     // A symlink inside EXPORT_DEST that leads out of it is outside too.
     symlinkSync(outside, join(h.dest, 'escape'));
     await h.startWorker();
@@ -241,11 +233,10 @@ describe('export job', () => {
     }
     expect(readdirSync(outside)).toEqual([]);
     expect(readdirSync(h.dest)).toEqual(['escape']);
-    rmSync(outside, { recursive: true, force: true });
   });
 
   it('exports to a folder of EXPORT_DEST_ALLOW', async () => {
-    const other = mkdtempSync(join(tmpdir(), 'allowed-'));
+    const other = tempFolderForTest('allowed-');
     const h = await open({ env: { EXPORT_DEST_ALLOW: other } });
     await h.startWorker();
     const { jobId } = await enqueueExport(
@@ -253,7 +244,6 @@ describe('export job', () => {
       exportJobData(DAY, DAY, ['csv'], join(other, 'team')),
     );
     expect(result(await finish(h, jobId)).location).toBe(join(other, 'team', `${DAY}_${DAY}`));
-    rmSync(other, { recursive: true, force: true });
   });
 
   it('fails a job whose data is invalid at once, naming the field', async () => {

@@ -13,7 +13,8 @@ export default defineConfig({
   test: {
     include: ['test/reliability/**/*.scenario.ts'],
     globalSetup: ['test/reliability/support/global-setup.ts'],
-    env: { RELIABILITY_RESULTS: resultsFile },
+    // As in vitest.config.ts: the AWS SDK's notice about Node < 22, off in the test processes.
+    env: { RELIABILITY_RESULTS: resultsFile, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     pool: 'forks',
     // Scenarios share two cores with the servers they start: one file at a time keeps timings honest.
     maxWorkers: 1,

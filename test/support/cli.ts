@@ -2,6 +2,7 @@
 // `npm test` builds dist/ first.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/shift-export.js', import.meta.url));
@@ -13,15 +14,17 @@ export interface CliRun {
 }
 
 /**
- * Env for a child CLI: only what the test gives, plus PATH and a quiet AWS SDK — and the test run's
- * EXPORT_THREADS, so that a whole suite can run at a thread count (.ci/run runs the reliability
- * suite at the default and at 1).
+ * Env for a child CLI: only what the test gives, plus PATH, the test file's TMPDIR (so what the
+ * child leaves there fails the file: test/support/leak-guard.ts) and the test run's EXPORT_THREADS,
+ * so that a whole suite can run at a thread count (.ci/run runs the reliability suite at the default
+ * and at 1).
  */
 export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const threads = process.env['EXPORT_THREADS'];
   return {
     PATH: process.env['PATH'] ?? '',
     HOME: process.env['HOME'] ?? '/tmp',
+    TMPDIR: tmpdir(),
     LOG_LEVEL: 'warn',
     ...(threads === undefined ? {} : { EXPORT_THREADS: threads }),
     ...extra,

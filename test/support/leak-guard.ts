@@ -7,11 +7,19 @@
 //
 // A resource created inside a test (or its beforeEach) must be released by the end of that test;
 // one created in a beforeAll may live until the end of the file.
+//
+// Temp files and folders too: each test file gets a TMPDIR of its own (useFileTempDir), which the
+// CLI children it starts inherit through cliEnv, so what is left there at the end of the file was
+// left by that file, whichever worker ran it beside it; checkTempDirEmpty() fails naming each
+// entry, with where the test made it when it came from mkdtemp in this process.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { Server } from 'node:net';
-import { relative } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 
@@ -171,4 +179,75 @@ export async function checkReleased(scope: LeakScope): Promise<void> {
       `${sites.length} ${sites.length === 1 ? kind : plural(kind)} (created at ${sites.join(', ')})`,
   );
   throw new Error(`failed to release: ${parts.join('; ')}`);
+}
+
+// Temp folders: fs.mkdtemp in all three forms records where it was called, so a leftover folder is
+// named with the line of the test that made it. (Children's and other leftovers are named alone.)
+const tempSites = new Map<string, string>();
+const realMkdtempSync = fs.mkdtempSync;
+const realMkdtemp = fs.mkdtemp;
+const realPromisesMkdtemp = fs.promises.mkdtemp;
+function recordTemp<T>(path: T, site: string): T {
+  if (typeof path === 'string') tempSites.set(path, site);
+  return path;
+}
+fs.mkdtempSync = function (this: unknown, ...args: Parameters<typeof realMkdtempSync>) {
+  return recordTemp(realMkdtempSync.apply(this, args), creationSite());
+} as typeof fs.mkdtempSync;
+fs.mkdtemp = function (this: unknown, ...args: unknown[]) {
+  const site = creationSite();
+  const callback = args.pop() as (error: Error | null, path?: string) => void;
+  return (realMkdtemp as (...a: unknown[]) => void).apply(this, [
+    ...args,
+    (error: Error | null, path?: string) => callback(error, recordTemp(path, site)),
+  ]);
+} as typeof fs.mkdtemp;
+fs.promises.mkdtemp = async function (this: unknown, ...args: Parameters<typeof realPromisesMkdtemp>) {
+  const site = creationSite();
+  return recordTemp(await realPromisesMkdtemp.apply(this, args), site);
+} as typeof fs.promises.mkdtemp;
+// ES modules' named imports of node:fs see the wrapped functions too.
+syncBuiltinESMExports();
+
+let fileTempDir: { readonly path: string; readonly previous: string | undefined } | undefined;
+
+/**
+ * Points TMPDIR (hence os.tmpdir()) at a new empty folder for this test file, inside the test run's
+ * (vitest.config.ts), else the system temp folder; returns its path. checkTempDirEmpty() ends it.
+ */
+export function useFileTempDir(): string {
+  if (fileTempDir !== undefined) return fileTempDir.path;
+  const parent = process.env['SHIFT_EXPORT_TESTS_TMPDIR'] ?? tmpdir();
+  const path = realMkdtempSync(join(parent, `shift-export-test-${process.pid}-`));
+  fileTempDir = { path, previous: process.env['TMPDIR'] };
+  process.env['TMPDIR'] = path;
+  return path;
+}
+
+/**
+ * Throws when the file's TMPDIR is not empty, naming each entry (and where a test made it); removes
+ * the folder either way and puts TMPDIR back, so a failing file leaves nothing behind either.
+ */
+export function checkTempDirEmpty(): void {
+  const dir = fileTempDir;
+  if (dir === undefined) return;
+  fileTempDir = undefined;
+  if (dir.previous === undefined) delete process.env['TMPDIR'];
+  else process.env['TMPDIR'] = dir.previous;
+  const left = fs.readdirSync(dir.path).sort();
+  fs.rmSync(dir.path, { recursive: true, force: true });
+  const sites = new Map<string, string>();
+  for (const [path, site] of [...tempSites]) {
+    if (dirname(path) !== dir.path) continue;
+    sites.set(basename(path), site);
+    tempSites.delete(path);
+  }
+  if (left.length === 0) return;
+  const named = left.map((name) => {
+    const site = sites.get(name);
+    return site === undefined ? name : `${name} (created at ${site})`;
+  });
+  throw new Error(
+    `left in the temp folder: ${left.length} ${left.length === 1 ? 'entry' : 'entries'}: ${named.join(', ')}`,
+  );
 }

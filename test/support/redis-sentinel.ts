@@ -49,12 +49,12 @@ export async function startRedisSentinelGroup(
   };
   try {
     const primaryPort = await freePort();
-    children.set(primaryPort, await startRedisProcess(serverArgs(primaryPort), primaryPort));
+    children.set(primaryPort, await startRedisProcess(serverArgs(primaryPort, dir), primaryPort));
     const replicaPort = await freePort();
     children.set(
       replicaPort,
       await startRedisProcess(
-        [...serverArgs(replicaPort), '--replicaof', '127.0.0.1', String(primaryPort)],
+        [...serverArgs(replicaPort, dir), '--replicaof', '127.0.0.1', String(primaryPort)],
         replicaPort,
       ),
     );

@@ -50,8 +50,12 @@ export function ping(port: number): Promise<boolean> {
   });
 }
 
-/** The arguments of a throw-away server on `port`: loopback only, no persistence. */
-export function serverArgs(port: number): string[] {
+/**
+ * The arguments of a throw-away server on `port`: loopback only, no persistence. A replica still
+ * writes the RDB file of its initial sync, named after its port, into `dir`: give one that is
+ * removed with the server (the default, the test file's temp folder, fails the file if left).
+ */
+export function serverArgs(port: number, dir: string = tmpdir()): string[] {
   return [
     '--port',
     String(port),
@@ -62,7 +66,9 @@ export function serverArgs(port: number): string[] {
     '--appendonly',
     'no',
     '--dir',
-    tmpdir(),
+    dir,
+    '--dbfilename',
+    `dump-${port}.rdb`,
     '--loglevel',
     'warning',
   ];

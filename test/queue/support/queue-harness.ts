@@ -3,7 +3,7 @@
 // an in-process worker with short intervals, a capturing logger, and one stop() for all of it.
 // Each harness has its own queue prefix, removed at the end.
 
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -127,6 +127,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       for (const w of workers) await w.stop('test over');
       await producer.close();
       await removeKeys(options.redisUrl, prefix);
+      rmSync(dest, { recursive: true, force: true });
     },
   };
 
