@@ -8,7 +8,7 @@
 
 import type { Job, Queue } from 'bullmq';
 import type { ExportConfig, QueueConfig, ScheduleConfig } from '../src/config.js';
-import { daysFromCivil } from '../src/domain/civil-time.js';
+import { daysFromCivil } from 'wfm-contract/civil-time';
 import { periodFromDay, type Period } from '../src/domain/period.js';
 import type { Logger } from '../src/logger.js';
 import { enqueueExport } from '../src/queue/enqueue-export.js';

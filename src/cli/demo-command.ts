@@ -3,7 +3,7 @@
 // where the files are. Needs no configuration at all.
 
 import { loadWfmConfig } from '../config.js';
-import { formatDay, parseDay } from '../domain/civil-time.js';
+import { formatDay, parseDay } from 'wfm-contract/civil-time';
 
 /** The sandbox's default token with every role (src/sandbox/auth.ts). */
 const SANDBOX_ADMIN_TOKEN = 'sandbox-admin';

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createLogger } from '../logger.js';
 import { loadLogLevel } from '../config.js';
-import { parseDay } from '../domain/civil-time.js';
+import { parseDay } from 'wfm-contract/civil-time';
 import type { FaultPlan } from '../sandbox/faults.js';
 import { parseFaultPlan } from '../sandbox/fault-controller.js';
 import { countText } from './count-text.js';

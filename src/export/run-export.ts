@@ -6,7 +6,7 @@
 
 import type { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
-import type { Division } from '../contract/division.js';
+import type { Division } from 'wfm-contract/division';
 import type {
   Destination,
   ExportFileSink,

@@ -30,8 +30,8 @@ import {
   finishedShiftSchema,
   NULLABLE_SHIFT_FIELDS,
   type FinishedShift,
-} from '../contract/finished-shift.js';
-import { parseLocalDateTimeSeconds, parsePatternedLocalDateTimeSeconds } from '../domain/local-date-time.js';
+} from 'wfm-contract/finished-shift';
+import { parseLocalDateTimeSeconds, parsePatternedLocalDateTimeSeconds } from 'wfm-contract/local-date-time';
 import { MAX_OFFSET_MINUTES, MIN_OFFSET_MINUTES } from '../domain/period.js';
 import type { RowTexts } from '../domain/raw-rows.js';
 import type { RejectedRow } from '../domain/rejected-row.js';

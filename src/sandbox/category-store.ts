@@ -2,8 +2,8 @@
 // (active and inactive, empty ones, ones with quick templates, every Template field filled), then
 // whatever the API creates, updates and deletes. Ids look like the upstream's (24 hex digits).
 
-import { formatDateTime } from '../domain/civil-time.js';
-import type { Category, CategoryInput, CategoryListQuery, Template } from '../contract/category.js';
+import { formatDateTime } from 'wfm-contract/civil-time';
+import type { Category, CategoryInput, CategoryListQuery, Template } from 'wfm-contract/category';
 import { mix32, SeededRandom } from './random.js';
 
 export const SANDBOX_TENANT = 'sandbox';

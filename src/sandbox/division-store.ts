@@ -10,7 +10,7 @@ import {
   type DivisionListQuery,
   type DivisionManager,
   type DivisionUpdate,
-} from '../contract/division.js';
+} from 'wfm-contract/division';
 import type { World } from './generate-world.js';
 import type { ShiftGenerator } from './shift-generator.js';
 import { BUSINESS_DIRS } from './world-tables.js';

@@ -3,8 +3,8 @@
 // region shares the region's UTC offset, and so do the users whose home shop it is: a shift's
 // offset, user and shop always agree.
 
-import { formatDateTime } from '../domain/civil-time.js';
-import type { OrgLevel } from '../contract/finished-shift.js';
+import { formatDateTime } from 'wfm-contract/civil-time';
+import type { OrgLevel } from 'wfm-contract/finished-shift';
 import { SeededRandom, mix32 } from './random.js';
 import {
   BUSINESS_DIRS,

@@ -5,7 +5,7 @@
 // a BOM before `=`). JSON.stringify writes the controls and the unpaired surrogates as \u escapes
 // and U+FFFE/U+FFFF as their UTF-8 bytes, as a real upstream's serialiser would.
 
-import type { FinishedShift } from '../contract/finished-shift.js';
+import type { FinishedShift } from 'wfm-contract/finished-shift';
 
 /** The comments of hostile rows: one per variant (taken modulo their number). */
 export const HOSTILE_COMMENTS: readonly string[] = [

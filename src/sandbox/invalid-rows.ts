@@ -7,7 +7,7 @@
 // fraction that rounds onto the whole id) and bytes that are not UTF-8. They are drawn only when
 // named in `invalidRowVariants`, so the rows of the default variants stay as they always were.
 
-import type { FinishedShift } from '../contract/finished-shift.js';
+import type { FinishedShift } from 'wfm-contract/finished-shift';
 
 type Mutable = Record<string, unknown>;
 

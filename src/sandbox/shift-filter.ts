@@ -4,9 +4,9 @@
 // code unit (C collation); LocalDateTime compares as a date-time, so `…T08:00:00` equals
 // `…T08:00:00.000` and a bare date means midnight.
 
-import { parseLocalDateTimeSeconds } from '../domain/local-date-time.js';
+import { parseLocalDateTimeSeconds } from 'wfm-contract/local-date-time';
 import { FilterSyntaxError, type FilterNode } from './postgrest-filter.js';
-import { FINISHED_SHIFT_FIELDS } from '../contract/finished-shift.js';
+import { FINISHED_SHIFT_FIELDS } from 'wfm-contract/finished-shift';
 import type { ShiftColumn, ShiftRow } from './shift-row.js';
 
 export type ColumnType = 'integer' | 'number' | 'boolean' | 'text' | 'timestamp';

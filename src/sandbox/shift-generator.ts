@@ -5,7 +5,7 @@
 // One deviation from a real ORDER BY start_time: rows that start in the same whole second keep id
 // order even when their fractions of a second would order them otherwise.
 
-import { SECONDS_PER_DAY } from '../domain/civil-time.js';
+import { SECONDS_PER_DAY } from 'wfm-contract/civil-time';
 import type { World, WorldShop } from './generate-world.js';
 import { hash3, SeededRandom, unit } from './random.js';
 import { SHIFT_COMMENT_FRAGMENTS, SHIFT_COMMENTS } from './shift-comments.js';

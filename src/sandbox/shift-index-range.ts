@@ -4,7 +4,7 @@
 // captures exactly is dropped from the per-row predicate; the others stay in it, so the result is
 // the same as scanning every row.
 
-import { parseLocalDateTimeSeconds } from '../domain/local-date-time.js';
+import { parseLocalDateTimeSeconds } from 'wfm-contract/local-date-time';
 import type { FilterNode } from './postgrest-filter.js';
 import { coerce } from './shift-filter.js';
 import type { ShiftGenerator } from './shift-generator.js';

@@ -4,7 +4,7 @@
 // writing digits directly costs well under one. The output is what JSON.stringify of the row in
 // the spec's member order gives (tested).
 
-import { formatDay } from '../domain/civil-time.js';
+import { formatDay } from 'wfm-contract/civil-time';
 import type { ShiftRow } from './shift-row.js';
 
 /**

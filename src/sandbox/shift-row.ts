@@ -3,13 +3,13 @@
 // raw parts kept beside the columns (indexes of precomputed fragments, whole seconds, coordinates
 // in millionths of a degree). The two LocalDateTime columns are built only when read.
 
-import { formatDateTime } from '../domain/civil-time.js';
+import { formatDateTime } from 'wfm-contract/civil-time';
 import {
   FINISHED_SHIFT_FIELDS,
   type FinishedShift,
   type FinishedShiftField,
   type OrgLevel,
-} from '../contract/finished-shift.js';
+} from 'wfm-contract/finished-shift';
 
 export class ShiftRow {
   id = 0;

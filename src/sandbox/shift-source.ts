@@ -2,8 +2,8 @@
 // seed, rows, endDate and days, so tests can compute expected results (counts, statistics) in
 // process, row by row, in constant memory.
 
-import { formatDay, parseDay } from '../domain/civil-time.js';
-import type { FinishedShift } from '../contract/finished-shift.js';
+import { formatDay, parseDay } from 'wfm-contract/civil-time';
+import type { FinishedShift } from 'wfm-contract/finished-shift';
 import { ConfigError } from '../errors.js';
 import { generateWorld } from './generate-world.js';
 import { SANDBOX_DEFAULTS } from './sandbox-defaults.js';

@@ -3,7 +3,7 @@
 // bytes on every run and machine.
 
 import type { Socket } from 'node:net';
-import { dayOfSeconds, formatDay, parseDay } from '../domain/civil-time.js';
+import { dayOfSeconds, formatDay, parseDay } from 'wfm-contract/civil-time';
 import { ConfigError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { DEFAULT_SANDBOX_TOKENS, type SandboxTokens } from './auth.js';

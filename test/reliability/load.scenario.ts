@@ -5,7 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { formatDay, parseDay } from '../../src/domain/civil-time.js';
+import { formatDay, parseDay } from 'wfm-contract/civil-time';
 import { createShiftSource, type RunningSandbox } from '../../src/sandbox/index.js';
 import { waitForJob } from '../../src/queue/wait-for-job.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { categorySchema, templateSchema, type Category } from '../../src/contract/category.js';
+import { categorySchema, templateSchema, type Category } from 'wfm-contract/category';
 import { startTestSandbox } from '../support/sandbox.js';
 import { call, get, json } from './sandbox-http.js';
 

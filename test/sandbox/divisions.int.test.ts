@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { divisionManagerSchema, divisionSchema, type Division } from '../../src/contract/division.js';
+import { divisionManagerSchema, divisionSchema, type Division } from 'wfm-contract/division';
 import { startTestSandbox } from '../support/sandbox.js';
 import { call, get, json } from './sandbox-http.js';
 

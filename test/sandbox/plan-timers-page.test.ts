@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseDay } from '../../src/domain/civil-time.js';
-import type { FinishedShift } from '../../src/contract/finished-shift.js';
-import { formatLocalDateTime, parseLocalDateTimeSeconds } from '../../src/domain/local-date-time.js';
+import { parseDay } from 'wfm-contract/civil-time';
+import type { FinishedShift } from 'wfm-contract/finished-shift';
+import { formatLocalDateTime, parseLocalDateTimeSeconds } from 'wfm-contract/local-date-time';
 import { generateWorld } from '../../src/sandbox/generate-world.js';
 import { planTimersPage, type TimersPage } from '../../src/sandbox/plan-timers-page.js';
 import { compileFilters } from '../../src/sandbox/shift-filter.js';

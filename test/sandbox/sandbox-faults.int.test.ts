@@ -2,11 +2,11 @@ import { isUtf8 } from 'node:buffer';
 import { gunzipSync, brotliDecompressSync, inflateSync, constants as zlib } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { FinishedShift } from '../../src/contract/finished-shift.js';
+import type { FinishedShift } from 'wfm-contract/finished-shift';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { parseLocalDateTimeSeconds } from '../../src/domain/local-date-time.js';
+import { parseLocalDateTimeSeconds } from 'wfm-contract/local-date-time';
 import { HOSTILE_COMMENTS } from '../../src/sandbox/hostile-text.js';
-import { finishedShiftSchema } from '../../src/contract/finished-shift.js';
+import { finishedShiftSchema } from 'wfm-contract/finished-shift';
 import { SANDBOX_ADMIN_TOKEN, startTestSandbox } from '../support/sandbox.js';
 import { call, get, json } from './sandbox-http.js';
 

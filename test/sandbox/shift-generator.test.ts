@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseDay, SECONDS_PER_DAY } from '../../src/domain/civil-time.js';
-import { finishedShiftSchema, ORG_LEVELS, type FinishedShift } from '../../src/contract/finished-shift.js';
-import { parseLocalDateTimeSeconds } from '../../src/domain/local-date-time.js';
+import { parseDay, SECONDS_PER_DAY } from 'wfm-contract/civil-time';
+import { finishedShiftSchema, ORG_LEVELS, type FinishedShift } from 'wfm-contract/finished-shift';
+import { parseLocalDateTimeSeconds } from 'wfm-contract/local-date-time';
 import { generateWorld, type World } from '../../src/sandbox/generate-world.js';
 import { ShiftGenerator } from '../../src/sandbox/shift-generator.js';
 import { ShiftJsonEncoder } from '../../src/sandbox/shift-json-encoder.js';

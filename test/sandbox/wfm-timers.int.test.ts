@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FinishedShift } from '../../src/contract/finished-shift.js';
-import { parseLocalDateTimeSeconds } from '../../src/domain/local-date-time.js';
+import type { FinishedShift } from 'wfm-contract/finished-shift';
+import { parseLocalDateTimeSeconds } from 'wfm-contract/local-date-time';
 import { createShiftSource, type RunningSandbox } from '../../src/sandbox/index.js';
-import { finishedShiftSchema } from '../../src/contract/finished-shift.js';
+import { finishedShiftSchema } from 'wfm-contract/finished-shift';
 import { startTestSandbox, TEST_SANDBOX_END_DATE, TEST_SANDBOX_SEED } from '../support/sandbox.js';
 import { get, json, type HttpResult } from './sandbox-http.js';
 

@@ -3,7 +3,7 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectedWfmConfig, EnvName } from '../../src/config.js';
-import { finishedShiftSchema } from '../../src/contract/finished-shift.js';
+import { finishedShiftSchema } from 'wfm-contract/finished-shift';
 import { AbortedError } from '../../src/errors.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { systemClock, type RetryEvent } from '../../src/wfm/retry.js';

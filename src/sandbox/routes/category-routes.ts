@@ -3,7 +3,7 @@
 // `notEmpty=true` keeps categories with at least one template (false, the default, keeps all).
 
 import type { FastifyInstance } from 'fastify';
-import { CATEGORIES_PATH, categoryInputSchema } from '../../contract/category.js';
+import { CATEGORIES_PATH, categoryInputSchema } from 'wfm-contract/category';
 import { ROLE_SURVEY_ADMIN } from '../auth.js';
 import { HttpError } from '../http-error.js';
 import { booleanParam, searchParamsOf } from '../query-params.js';

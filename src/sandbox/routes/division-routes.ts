@@ -15,7 +15,7 @@ import {
   divisionCreateSchema,
   divisionUpdateSchema,
   type DivisionField,
-} from '../../contract/division.js';
+} from 'wfm-contract/division';
 import { ROLE_ORGSTRUCT_ADMIN } from '../auth.js';
 import { HttpError } from '../http-error.js';
 import {

@@ -5,7 +5,7 @@
 // 200 with an HTML page or a JSON object instead.
 
 import type { FastifyInstance } from 'fastify';
-import { REPORT_PATH } from '../../contract/finished-shift.js';
+import { REPORT_PATH } from 'wfm-contract/finished-shift';
 import { ROLE_WFM_REPORTS } from '../auth.js';
 import { sendError } from '../http-error.js';
 import { planTimersPage } from '../plan-timers-page.js';

@@ -1,6 +1,6 @@
 // The spec's two date-time texts: LocalDateTime (ISO 8601 without a zone, optional fraction up to
 // 9 digits) and Timestamp (with a Z), as patterns and as the zod schemas the resources use.
-// domain/local-date-time.ts reads LocalDateTime text without a regex on the hot path; its test
+// local-date-time.ts reads LocalDateTime text without a regex on the hot path; its test
 // checks it against LOCAL_DATE_TIME_PATTERN.
 
 import { z } from 'zod';

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { daysFromCivil, daysInMonth, SECONDS_PER_DAY } from '../../src/domain/civil-time.js';
-import { LOCAL_DATE_TIME_PATTERN } from '../../src/contract/date-time-text.js';
+import { daysFromCivil, daysInMonth, SECONDS_PER_DAY } from '../src/civil-time.js';
+import { LOCAL_DATE_TIME_PATTERN } from '../src/date-time-text.js';
 import {
   isLocalDateTimeText,
   parseLocalDateTimeSeconds,
   parsePatternedLocalDateTimeSeconds,
-} from '../../src/domain/local-date-time.js';
+} from '../src/local-date-time.js';
 
 const pad2 = (n: number): string => String(n).padStart(2, '0');
 

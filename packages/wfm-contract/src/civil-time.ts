@@ -59,7 +59,7 @@ export function dayOfSeconds(seconds: number): number {
 // The text formatters run for four date-times per row at hundreds of thousands of rows per second.
 // An export spans few distinct days, so the date part is computed once per day and kept in a small
 // bounded cache, and the time of day is two lookups in fixed tables instead of arithmetic and
-// padding. test/domain/civil-time.test.ts checks them against plain arithmetic from year 1 to 9999.
+// padding. test/civil-time.test.ts checks them against plain arithmetic from year 1 to 9999.
 
 /** `HH:MM` of each minute of the day, and `:SS` of each second of a minute. */
 const HOUR_MINUTE: readonly string[] = Array.from(

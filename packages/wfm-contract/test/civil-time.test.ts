@@ -1,12 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  civilFromDays,
-  formatDateTime,
-  formatDay,
-  formatUtc,
-  SECONDS_PER_DAY,
-} from '../../src/domain/civil-time.js';
+import { civilFromDays, formatDateTime, formatDay, formatUtc, SECONDS_PER_DAY } from '../src/civil-time.js';
 
 // The oracle: the same texts by plain arithmetic and padding, with no cache and no tables.
 const pad2 = (n: number): string => String(n).padStart(2, '0');

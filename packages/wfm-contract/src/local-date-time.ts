@@ -1,7 +1,7 @@
 // The spec's LocalDateTime text (ISO 8601 without a zone, optional fraction up to 9 digits; its
-// pattern is in contract/date-time-text.ts) <-> whole epoch seconds. The reading runs twice per row
+// pattern is in date-time-text.ts) <-> whole epoch seconds. The reading runs twice per row
 // on the hot path, so it goes by charCodeAt with no regex and no allocation;
-// test/domain/local-date-time.test.ts checks it against the pattern.
+// test/local-date-time.test.ts checks it against the pattern.
 
 import { daysFromCivil, daysInMonth, formatDateTime, SECONDS_PER_DAY } from './civil-time.js';
 
