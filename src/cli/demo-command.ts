@@ -4,9 +4,6 @@
 
 import { loadWfmConfig } from '../config.js';
 import { formatDay, parseDay } from 'wfm-contract/civil-time';
-
-/** The sandbox's default token with every role (src/sandbox/auth.ts). */
-const SANDBOX_ADMIN_TOKEN = 'sandbox-admin';
 import { requestedFormats } from '../queue/export-request.js';
 import { countText } from './count-text.js';
 import { parseFlags, UsageError, type Command } from './command.js';
@@ -41,7 +38,7 @@ Examples:
     const rows = positiveInt(values.rows ?? '20000', '--rows');
     const seed = positiveInt(values.seed ?? '1', '--seed');
     const formats = values.format === undefined ? undefined : requestedFormats(values.format, '--format');
-    const { startSandbox } = await import('../sandbox/start-sandbox.js');
+    const { startSandbox, SANDBOX_ADMIN_TOKEN } = await import('wfm-sandbox');
     const { runExportSession, signalOnInterrupt } = await import('./export-session.js');
     // A few invalid and repeated rows, as real reports have: rejected.csv and the counts show them.
     const sandbox = await startSandbox({

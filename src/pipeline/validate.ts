@@ -26,11 +26,7 @@
 // value of its field, and bytes that are not UTF-8 flag the row `invalid_utf8` (README: "Rows as
 // received"). A rounded id is never given as the rejected row's id.
 
-import {
-  finishedShiftSchema,
-  NULLABLE_SHIFT_FIELDS,
-  type FinishedShift,
-} from 'wfm-contract/finished-shift';
+import { finishedShiftSchema, NULLABLE_SHIFT_FIELDS, type FinishedShift } from 'wfm-contract/finished-shift';
 import { parseLocalDateTimeSeconds, parsePatternedLocalDateTimeSeconds } from 'wfm-contract/local-date-time';
 import { MAX_OFFSET_MINUTES, MIN_OFFSET_MINUTES } from '../domain/period.js';
 import type { RowTexts } from '../domain/raw-rows.js';

@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { finishedShiftSchema } from 'wfm-contract/finished-shift';
 import { InvalidRequestError } from '../../src/errors.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { WfmClient } from '../../src/wfm/wfm-client.js';
 import type { CategoryInput } from 'wfm-contract/category';
 import type { Division } from 'wfm-contract/division';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../src/index.js';
 import { divisionManagerSchema, divisionSchema, type Division } from 'wfm-contract/division';
-import { startTestSandbox } from '../support/sandbox.js';
-import { call, get, json } from './sandbox-http.js';
+import { startTestSandbox } from './support/test-sandbox.js';
+import { call, get, json } from './support/sandbox-http.js';
 
 interface DivisionWithExtras extends Division {
   regions?: { id: number; externalId: string; name: string; active: boolean; shopsCount: number }[];

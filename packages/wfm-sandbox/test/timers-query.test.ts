@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FilterSyntaxError } from '../../src/sandbox/postgrest-filter.js';
-import { parseRangeHeader, parseTimersQuery, prefersCount } from '../../src/sandbox/timers-query.js';
+import { FilterSyntaxError } from '../src/postgrest-filter.js';
+import { parseRangeHeader, parseTimersQuery, prefersCount } from '../src/timers-query.js';
 
 const parse = (query: string) => parseTimersQuery(new URLSearchParams(query));
 

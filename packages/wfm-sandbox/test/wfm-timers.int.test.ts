@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FinishedShift } from 'wfm-contract/finished-shift';
 import { parseLocalDateTimeSeconds } from 'wfm-contract/local-date-time';
-import { createShiftSource, type RunningSandbox } from '../../src/sandbox/index.js';
+import { createSandboxReport, type RunningSandbox } from '../src/index.js';
 import { finishedShiftSchema } from 'wfm-contract/finished-shift';
-import { startTestSandbox, TEST_SANDBOX_END_DATE, TEST_SANDBOX_SEED } from '../support/sandbox.js';
-import { get, json, type HttpResult } from './sandbox-http.js';
+import { startTestSandbox, TEST_SANDBOX_END_DATE, TEST_SANDBOX_SEED } from './support/test-sandbox.js';
+import { get, json, type HttpResult } from './support/sandbox-http.js';
 
 const ROWS = 3000;
 const PATH = '/v1/connector/rpc/wfm_timers';
@@ -13,7 +13,7 @@ let all: FinishedShift[];
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rows: ROWS });
-  all = [...createShiftSource({ seed: TEST_SANDBOX_SEED, rows: ROWS, endDate: TEST_SANDBOX_END_DATE })];
+  all = [...createSandboxReport({ seed: TEST_SANDBOX_SEED, rows: ROWS, endDate: TEST_SANDBOX_END_DATE })];
 });
 
 afterAll(async () => {

@@ -33,7 +33,7 @@ export interface FaultSpec {
   /** Probability (0..1) that a wfm_timers row is made invalid (a missing or mistyped field, a bad date...). */
   readonly invalidRowRate?: number;
   /**
-   * Which variants of src/sandbox/invalid-rows.ts invalid rows are drawn from, by name (default:
+   * Which variants of invalid-rows.ts invalid rows are drawn from, by name (default:
    * the contract breaks). Others break what JSON.parse hides: "id past 2^53", "user_id past 2^53",
    * "id with a fraction JSON.parse rounds away, missing start_time", "comment not UTF-8" (otherwise
    * valid), "comment not UTF-8, missing start_time".

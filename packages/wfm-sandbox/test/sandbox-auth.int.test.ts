@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../src/index.js';
 import {
   SANDBOX_ADMIN_TOKEN,
   SANDBOX_NOROLE_TOKEN,
   SANDBOX_READER_TOKEN,
   startTestSandbox,
-} from '../support/sandbox.js';
-import { call, get, json } from './sandbox-http.js';
+} from './support/test-sandbox.js';
+import { call, get, json } from './support/sandbox-http.js';
 
 let sandbox: RunningSandbox;
 

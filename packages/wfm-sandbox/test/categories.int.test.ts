@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../src/index.js';
 import { categorySchema, templateSchema, type Category } from 'wfm-contract/category';
-import { startTestSandbox } from '../support/sandbox.js';
-import { call, get, json } from './sandbox-http.js';
+import { startTestSandbox } from './support/test-sandbox.js';
+import { call, get, json } from './support/sandbox-http.js';
 
 let sandbox: RunningSandbox;
 

@@ -1,4 +1,4 @@
-// Defaults shared by a running sandbox and the in-process shift source.
+// Defaults shared by a running sandbox (start-sandbox.ts) and its report in process (sandbox-report.ts).
 
 export const SANDBOX_DEFAULTS = Object.freeze({
   host: '127.0.0.1',

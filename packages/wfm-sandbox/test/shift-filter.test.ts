@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseColumnFilter, parseLogicFilter } from '../../src/sandbox/postgrest-filter.js';
+import { parseColumnFilter, parseLogicFilter } from '../src/postgrest-filter.js';
 import {
   compareLocalDateTimes,
   compileFilter,
   compileFilters,
   normaliseLocalDateTime,
-} from '../../src/sandbox/shift-filter.js';
-import { ShiftRow } from '../../src/sandbox/shift-row.js';
+} from '../src/shift-filter.js';
+import { ShiftRow } from '../src/shift-row.js';
 
 function row(changes: Partial<Record<string, unknown>> = {}): ShiftRow {
   const r = new ShiftRow();

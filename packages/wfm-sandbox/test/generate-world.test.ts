@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { generateWorld, MAX_USERS, MIN_USERS, userCountFor } from '../../src/sandbox/generate-world.js';
-import { transliterate } from '../../src/sandbox/transliterate.js';
+import { generateWorld, MAX_USERS, MIN_USERS, userCountFor } from '../src/generate-world.js';
+import { transliterate } from '../src/transliterate.js';
 
 describe('generateWorld', () => {
   const world = generateWorld(1, 10_000);

@@ -2,10 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseDay, SECONDS_PER_DAY } from 'wfm-contract/civil-time';
 import { finishedShiftSchema, ORG_LEVELS, type FinishedShift } from 'wfm-contract/finished-shift';
 import { parseLocalDateTimeSeconds } from 'wfm-contract/local-date-time';
-import { generateWorld, type World } from '../../src/sandbox/generate-world.js';
-import { ShiftGenerator } from '../../src/sandbox/shift-generator.js';
-import { ShiftJsonEncoder } from '../../src/sandbox/shift-json-encoder.js';
-import { ShiftRow, toFinishedShift } from '../../src/sandbox/shift-row.js';
+import { generateWorld, type World } from '../src/generate-world.js';
+import { ShiftGenerator } from '../src/shift-generator.js';
+import { ShiftJsonEncoder } from '../src/shift-json-encoder.js';
+import { ShiftRow, toFinishedShift } from '../src/shift-row.js';
 
 const ROWS = 20_000;
 const LAST_DAY = parseDay('2024-03-31') ?? 0;

@@ -9,11 +9,28 @@ export const ROLE_WFM_REPORTS = 'ROLE_WFM_REPORTS';
 /** Token → roles. */
 export type SandboxTokens = Readonly<Record<string, readonly string[]>>;
 
+/** Every role the sandbox checks. */
+export const SANDBOX_ROLES: readonly string[] = Object.freeze([
+  ROLE_SURVEY_ADMIN,
+  ROLE_ORGSTRUCT_ADMIN,
+  ROLE_WFM_REPORTS,
+]);
+
+/** The default tokens: every role, the report only, no role. */
+export const SANDBOX_ADMIN_TOKEN = 'sandbox-admin';
+export const SANDBOX_READER_TOKEN = 'sandbox-reader';
+export const SANDBOX_NOROLE_TOKEN = 'sandbox-norole';
+
 export const DEFAULT_SANDBOX_TOKENS: SandboxTokens = Object.freeze({
-  'sandbox-admin': Object.freeze([ROLE_SURVEY_ADMIN, ROLE_ORGSTRUCT_ADMIN, ROLE_WFM_REPORTS]),
-  'sandbox-reader': Object.freeze([ROLE_WFM_REPORTS]),
-  'sandbox-norole': Object.freeze([]),
+  [SANDBOX_ADMIN_TOKEN]: SANDBOX_ROLES,
+  [SANDBOX_READER_TOKEN]: Object.freeze([ROLE_WFM_REPORTS]),
+  [SANDBOX_NOROLE_TOKEN]: Object.freeze([]),
 });
+
+/** The first token holding every role: the one to tell a user who wants to try every endpoint. */
+export function adminTokenOf(tokens: SandboxTokens): string | undefined {
+  return Object.keys(tokens).find((token) => SANDBOX_ROLES.every((role) => tokens[token]?.includes(role)));
+}
 
 export interface AuthFailure {
   readonly status: 401 | 403;

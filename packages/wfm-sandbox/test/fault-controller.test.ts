@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FaultController, parseFaultPlan } from '../../src/sandbox/fault-controller.js';
+import { FaultController, parseFaultPlan } from '../src/fault-controller.js';
 
 describe('FaultController', () => {
   it('fails exactly the next N requests of the target, then recovers', () => {

@@ -1,16 +1,16 @@
-// The sandbox's report rows without HTTP: the same generator as a running sandbox with the same
-// seed, rows, endDate and days, so tests can compute expected results (counts, statistics) in
+// The report a sandbox serves, without HTTP: the same generator as a running sandbox with the
+// same seed, rows, endDate and days, so tests can compute expected results (counts, statistics) in
 // process, row by row, in constant memory.
 
 import { formatDay, parseDay } from 'wfm-contract/civil-time';
 import type { FinishedShift } from 'wfm-contract/finished-shift';
-import { ConfigError } from '../errors.js';
 import { generateWorld } from './generate-world.js';
 import { SANDBOX_DEFAULTS } from './sandbox-defaults.js';
+import { SandboxConfigError } from './sandbox-error.js';
 import { ShiftGenerator } from './shift-generator.js';
 import { ShiftRow, toFinishedShift } from './shift-row.js';
 
-export interface ShiftSourceOptions {
+export interface SandboxReportOptions {
   readonly seed?: number;
   readonly rows?: number;
   /** YYYY-MM-DD; required here (a running sandbox defaults to yesterday). */
@@ -19,7 +19,8 @@ export interface ShiftSourceOptions {
   readonly longComment?: { readonly every: number; readonly bytes: number };
 }
 
-export interface ShiftSource {
+/** The rows of the report, in id order, generated when asked for. */
+export interface SandboxReport {
   readonly rows: number;
   readonly firstDate: string;
   readonly lastDate: string;
@@ -29,11 +30,12 @@ export interface ShiftSource {
   [Symbol.iterator](): Iterator<FinishedShift>;
 }
 
-export function createShiftSource(options: ShiftSourceOptions): ShiftSource {
+export function createSandboxReport(options: SandboxReportOptions): SandboxReport {
   const seed = options.seed ?? SANDBOX_DEFAULTS.seed;
   const rows = options.rows ?? SANDBOX_DEFAULTS.rows;
   const lastDay = parseDay(options.endDate);
-  if (lastDay === undefined) throw new ConfigError(`endDate "${options.endDate}" is not a date (YYYY-MM-DD)`);
+  if (lastDay === undefined)
+    throw new SandboxConfigError(`endDate "${options.endDate}" is not a date (YYYY-MM-DD)`);
   const firstDay = lastDay - (options.days ?? SANDBOX_DEFAULTS.days) + 1;
   const generator = new ShiftGenerator(generateWorld(seed, rows), {
     seed,

@@ -1,9 +1,16 @@
 // The sandbox's fastify application: routes per resource, one error shape (`{error, message}`),
-// and a hard close (open sockets — a stalled body included — are destroyed, not waited for).
+// a hard close (open sockets — a stalled body included — are destroyed, not waited for), and one
+// debug line per request (fastify's default is two info lines: a busy test or bench drowned in
+// them).
 
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { z, ZodError } from 'zod';
-import type { Logger } from '../logger.js';
+import type { SandboxLogger } from './sandbox-logger.js';
 import { HttpError, sendError } from './http-error.js';
 import { FilterSyntaxError } from './postgrest-filter.js';
 import { registerCategoryRoutes } from './routes/category-routes.js';
@@ -15,10 +22,11 @@ import type { SandboxContext, SandboxDataset } from './sandbox-context.js';
 export function buildSandboxApp(
   context: SandboxContext,
   dataset: SandboxDataset,
-  logger: Logger,
+  logger: SandboxLogger,
 ): FastifyInstance {
   const app = Fastify({
     loggerInstance: logger,
+    logController: new RequestLog(),
     forceCloseConnections: true,
     exposeHeadRoutes: false,
   }) as unknown as FastifyInstance;
@@ -61,4 +69,28 @@ export function buildSandboxApp(
   registerWfmTimersRoute(app, context);
   registerControlRoutes(app, context, dataset);
   return app;
+}
+
+/**
+ * A request is one debug line once answered; a failed one stays at error. A client that goes away
+ * mid-body (what the reset and stall faults provoke) is the client's business: debug as well.
+ */
+class RequestLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.debug(line, 'request completed');
+  }
+
+  override streamError(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+    if ((error as { code?: unknown }).code === 'ERR_STREAM_PREMATURE_CLOSE')
+      reply.log.debug({ res: reply }, 'stream closed prematurely');
+    else super.streamError(error, request, reply);
+  }
 }

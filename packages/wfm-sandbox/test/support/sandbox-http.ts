@@ -1,8 +1,8 @@
 // A small HTTP client for the sandbox's integration tests (undici `request`, whole bodies as text).
 
 import { request, type Dispatcher } from 'undici';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { SANDBOX_ADMIN_TOKEN } from '../support/sandbox.js';
+import type { RunningSandbox } from '../../src/index.js';
+import { SANDBOX_ADMIN_TOKEN } from './test-sandbox.js';
 
 export interface HttpResult {
   readonly status: number;

@@ -3,12 +3,12 @@ import { gunzipSync, brotliDecompressSync, inflateSync, constants as zlib } from
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FinishedShift } from 'wfm-contract/finished-shift';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../src/index.js';
 import { parseLocalDateTimeSeconds } from 'wfm-contract/local-date-time';
-import { HOSTILE_COMMENTS } from '../../src/sandbox/hostile-text.js';
+import { HOSTILE_COMMENTS } from '../src/hostile-text.js';
 import { finishedShiftSchema } from 'wfm-contract/finished-shift';
-import { SANDBOX_ADMIN_TOKEN, startTestSandbox } from '../support/sandbox.js';
-import { call, get, json } from './sandbox-http.js';
+import { SANDBOX_ADMIN_TOKEN, startTestSandbox } from './support/test-sandbox.js';
+import { call, get, json } from './support/sandbox-http.js';
 
 const ROWS = 2000;
 const TIMERS = '/v1/connector/rpc/wfm_timers';

@@ -5,7 +5,7 @@ import {
   parseLogicFilter,
   splitTopLevel,
   unquote,
-} from '../../src/sandbox/postgrest-filter.js';
+} from '../src/postgrest-filter.js';
 
 describe('parseColumnFilter', () => {
   it('reads every comparison operator', () => {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { liveMemory } from '../support/live-memory.js';
-import { SANDBOX_ADMIN_TOKEN, startTestSandbox } from '../support/sandbox.js';
+import type { RunningSandbox } from '../src/index.js';
+import { liveMemory } from './support/live-memory.js';
+import { SANDBOX_ADMIN_TOKEN, startTestSandbox } from './support/test-sandbox.js';
 
 const TIMERS = '/v1/connector/rpc/wfm_timers';
 

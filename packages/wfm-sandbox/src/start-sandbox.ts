@@ -1,12 +1,11 @@
 // Starts a sandbox: the whole WFM API of ../shared/wfm-interface-spec.md on a real HTTP server,
 // with deterministic data and fault injection. The same seed, rows, endDate and days give the same
-// bytes on every run and machine.
+// bytes on every run and machine. It logs no line of its own when it starts: whoever started it
+// says so, once (sandboxReadyLine).
 
 import type { Socket } from 'node:net';
 import { dayOfSeconds, formatDay, parseDay } from 'wfm-contract/civil-time';
-import { ConfigError } from '../errors.js';
-import { silentLogger, type Logger } from '../logger.js';
-import { DEFAULT_SANDBOX_TOKENS, type SandboxTokens } from './auth.js';
+import { adminTokenOf, DEFAULT_SANDBOX_TOKENS, type SandboxTokens } from './auth.js';
 import { CategoryStore } from './category-store.js';
 import { DivisionStore } from './division-store.js';
 import { FaultController, parseFaultPlan } from './fault-controller.js';
@@ -15,6 +14,8 @@ import type { FaultPlan, FaultTarget } from './faults.js';
 import { generateWorld } from './generate-world.js';
 import { buildSandboxApp } from './sandbox-app.js';
 import type { SandboxContext, SandboxDataset } from './sandbox-context.js';
+import { SandboxConfigError } from './sandbox-error.js';
+import { silentLogger, type SandboxLogger } from './sandbox-logger.js';
 import { ShiftGenerator } from './shift-generator.js';
 
 /** All optional; host, port (0: a free one), rows, seed and days default to SANDBOX_DEFAULTS. */
@@ -37,8 +38,8 @@ export interface SandboxOptions {
   readonly longComment?: { readonly every: number; readonly bytes: number };
   /** Every row its own user_id (the bench's --cardinality line). */
   readonly userPerRow?: boolean;
-  /** Default silent. */
-  readonly logger?: Logger;
+  /** Errors, and a debug line per request (default silent). */
+  readonly logger?: SandboxLogger;
 }
 
 export interface RunningSandbox {
@@ -46,6 +47,8 @@ export interface RunningSandbox {
   readonly url: string;
   readonly port: number;
   readonly dataset: SandboxDataset;
+  /** A token holding every role (default `sandbox-admin`), if the tokens have one. */
+  readonly adminToken: string | undefined;
   /** Stops listening and destroys open connections (stalled bodies included). */
   close(): Promise<void>;
   setFaults(plan: FaultPlan): void;
@@ -65,7 +68,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       ? dayOfSeconds(Math.floor(Date.now() / 1000)) - 1
       : parseDay(options.endDate);
   if (lastDay === undefined)
-    throw new ConfigError(`sandbox endDate "${options.endDate ?? ''}" is not a date (YYYY-MM-DD)`);
+    throw new SandboxConfigError(`sandbox endDate "${options.endDate ?? ''}" is not a date (YYYY-MM-DD)`);
   const firstDay = lastDay - days + 1;
   const longComment =
     options.longComment === undefined
@@ -78,7 +81,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   try {
     faultPlan = parseFaultPlan(options.faults ?? {});
   } catch (error) {
-    throw new ConfigError(`sandbox faults: ${error instanceof Error ? error.message : String(error)}`);
+    throw new SandboxConfigError(`sandbox faults: ${error instanceof Error ? error.message : String(error)}`);
   }
 
   const world = generateWorld(seed, rows);
@@ -90,9 +93,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     longComment,
     userPerRow: options.userPerRow,
   });
+  const tokens = options.tokens ?? DEFAULT_SANDBOX_TOKENS;
   const context: SandboxContext = {
     seed,
-    tokens: options.tokens ?? DEFAULT_SANDBOX_TOKENS,
+    tokens,
     generator,
     categories: new CategoryStore(
       seed,
@@ -120,7 +124,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  await app.listen({ host, port });
+  // fastify's listen() would log a "Server listening" line at info; the caller prints its own.
+  await app.ready();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      app.server.once('error', reject);
+      app.server.listen({ host, port }, () => {
+        app.server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('sandbox: no TCP address');
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -130,6 +147,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     url: `http://${urlHost}:${address.port}`,
     port: address.port,
     dataset,
+    adminToken: adminTokenOf(tokens),
     close() {
       closing ??= (async () => {
         for (const socket of sockets) socket.destroy();
@@ -151,7 +169,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
 function checkInteger(name: string, value: number, min: number, max: number): number {
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`sandbox ${name} must be an integer in ${min}..${max}, got ${value}`);
+    throw new SandboxConfigError(`sandbox ${name} must be an integer in ${min}..${max}, got ${value}`);
   }
   return value;
 }
