@@ -1,9 +1,11 @@
 // The layout as a test: which room (a folder under src/, the shared top-level files of src/, or
-// jobs/) may import which, which rooms may not load a network, queue or storage library, and no
-// import circle between files. Imports are read as text (`from '…'`, `import '…'`, `import('…')`,
-// type-only imports included: a type ties a room to another as much as a value does).
+// jobs/) may import which room and which workspace package, which rooms may not load a network,
+// queue or storage library, that the packages (packages/*: the upstream's contract, the sandbox)
+// stand on their own, and no import circle between files. Imports are read as text (`from '…'`,
+// `import '…'`, `import('…')`, type-only imports included: a type ties a room to another as much as
+// a value does).
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +14,6 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 type Room =
   | 'shared'
-  | 'contract'
   | 'domain'
   | 'wfm'
   | 'pipeline'
@@ -23,61 +24,54 @@ type Room =
   | 'queue'
   | 'api'
   | 'notify'
-  | 'sandbox'
   | 'cli'
   | 'jobs';
 
 /**
  * Who may import whom. The direction is ../shared/STYLE.md's: the entry rooms (jobs, cli) on top,
- * then the use case (export), its stages and ends, domain, and the upstream's contract at the
- * bottom; the shared top-level files of src/ (config, errors, logger, one-line, version…) import
- * only each other. A room may always import itself.
+ * then the use case (export), its stages and ends, and domain at the bottom; the shared top-level
+ * files of src/ (config, errors, logger, one-line, version…) import only each other. A room may
+ * always import itself. Below them all lies the upstream's contract, a package (PACKAGE_USERS).
  */
 const MAY_IMPORT: Readonly<Record<Room, readonly Room[]>> = {
   shared: [],
-  // Every resource of ../shared/wfm-interface-spec.md, below domain: a shift record holds the
-  // upstream's row, so our vocabulary is built on theirs, and theirs on nothing of ours.
-  contract: [],
-  domain: ['contract', 'shared'],
-  wfm: ['domain', 'contract', 'shared'],
-  pipeline: ['domain', 'contract', 'shared'],
-  render: ['domain', 'contract', 'shared'],
-  destinations: ['domain', 'contract', 'shared'],
+  domain: ['shared'],
+  wfm: ['domain', 'shared'],
+  pipeline: ['domain', 'shared'],
+  render: ['domain', 'shared'],
+  destinations: ['domain', 'shared'],
   // Change tracking, a step of the export: it hashes the exported columns (domain), stores
   // row-hashes.bin in the publication and reads the previous export back (destinations), and
   // speaks the manifest's `previous` and `changes` (render/manifest).
-  changes: ['render', 'destinations', 'domain', 'contract', 'shared'],
-  export: ['changes', 'pipeline', 'render', 'destinations', 'wfm', 'domain', 'contract', 'shared'],
+  changes: ['render', 'destinations', 'domain', 'shared'],
+  export: ['changes', 'pipeline', 'render', 'destinations', 'wfm', 'domain', 'shared'],
   // Redis, queue names, job schemas, producers. The job's result is the manifest's summary, so
   // its schema is read from render/manifest.
-  queue: ['render', 'domain', 'contract', 'shared'],
-  api: ['queue', 'export', 'destinations', 'render', 'domain', 'contract', 'shared'],
+  queue: ['render', 'domain', 'shared'],
+  api: ['queue', 'export', 'destinations', 'render', 'domain', 'shared'],
   // Webhooks: an event is the summary an export job returns (queue/export-job-result), it is
   // delivered through a queue of its own under the queue's names and backoff, and its S3 file
   // links are presigned by the destination that holds the files.
-  notify: ['queue', 'destinations', 'render', 'domain', 'contract', 'shared'],
-  // The reference upstream: it speaks the contract, and nothing of ours that uses it.
-  sandbox: ['domain', 'contract', 'shared'],
-  cli: [
-    'api',
-    'notify',
-    'sandbox',
-    'queue',
-    'export',
-    'destinations',
-    'render',
-    'wfm',
-    'domain',
-    'contract',
-    'shared',
-  ],
-  jobs: ['cli', 'notify', 'queue', 'export', 'destinations', 'render', 'wfm', 'domain', 'contract', 'shared'],
+  notify: ['queue', 'destinations', 'render', 'domain', 'shared'],
+  cli: ['api', 'notify', 'queue', 'export', 'destinations', 'render', 'wfm', 'domain', 'shared'],
+  jobs: ['cli', 'notify', 'queue', 'export', 'destinations', 'render', 'wfm', 'domain', 'shared'],
+};
+
+/**
+ * The workspace packages and the rooms that may import them. The contract (every resource of the
+ * upstream's API) lies below domain: a shift record holds the upstream's row, so our vocabulary is
+ * built on theirs. The sandbox, the reference upstream, is a command of the CLI (`sandbox`, and
+ * `demo`'s upstream) and nothing else's.
+ */
+const PACKAGE_USERS: Readonly<Record<string, readonly Room[] | 'every room'>> = {
+  'wfm-contract': 'every room',
+  'wfm-sandbox': ['cli'],
 };
 
 /** Libraries that reach the network, a queue or storage: rows in, rows (or bytes) out does without. */
 const IO_LIBRARY =
   /^(undici|bullmq|ioredis|fastify|@fastify\/|@bull-board\/|@aws-sdk\/|node:(http|https|net|tls|dgram))/;
-const PURE_ROOMS: readonly Room[] = ['contract', 'domain', 'pipeline', 'render'];
+const PURE_ROOMS: readonly Room[] = ['domain', 'pipeline', 'render'];
 /** The one module that talks to exceljs, its untyped internals pinned to its version there. */
 const EXCELJS_ADAPTER = 'src/render/xlsx/exceljs-adapter.ts';
 
@@ -90,11 +84,13 @@ function roomOf(file: string): Room {
   return room;
 }
 
-function tsFiles(dir: string): string[] {
+/** The source files under `dir` (.ts, and .js/.mjs for bins), none when it does not exist. */
+function sourceFiles(dir: string): string[] {
+  if (!existsSync(join(ROOT, dir))) return [];
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return tsFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.(ts|js|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
 }
 
@@ -102,7 +98,7 @@ const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"]([^'"]+)['"]/
 
 interface Import {
   readonly from: string;
-  /** A repository path (src/…, jobs/…) for relative imports, the package name otherwise. */
+  /** A repository path (src/…, packages/…) for relative imports, the specifier otherwise. */
   readonly to: string;
   readonly relative: boolean;
 }
@@ -120,13 +116,48 @@ function importsOf(file: string): Import[] {
   });
 }
 
-const files = [...tsFiles('src'), ...tsFiles('jobs')].sort();
+const files = [...sourceFiles('src'), ...sourceFiles('jobs')].sort();
 const imports = files.flatMap(importsOf);
 
-/** Every circle of imports between files, each once, as the list of files around it. */
+interface WorkspacePackage {
+  /** Its npm name, which is its folder's name under packages/. */
+  readonly name: string;
+  /** What its src/ and bin/ may import besides node's modules. */
+  readonly dependencies: readonly string[];
+  /** What its tests may import besides those. */
+  readonly devDependencies: readonly string[];
+  readonly files: readonly string[];
+}
+
+const PACKAGES: readonly WorkspacePackage[] = readdirSync(join(ROOT, 'packages'))
+  .sort()
+  .map((name) => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', name, 'package.json'), 'utf8')) as {
+      name: string;
+      dependencies?: Record<string, string>;
+      devDependencies?: Record<string, string>;
+    };
+    if (manifest.name !== name) throw new Error(`packages/${name} is named ${manifest.name}`);
+    return {
+      name,
+      dependencies: Object.keys(manifest.dependencies ?? {}),
+      devDependencies: Object.keys(manifest.devDependencies ?? {}),
+      files: ['src', 'test', 'bin'].flatMap((part) => sourceFiles(`packages/${name}/${part}`)),
+    };
+  });
+const packageImports = PACKAGES.flatMap((p) => p.files.flatMap(importsOf));
+
+/** The package a specifier names: `fastify` of `fastify`, `@aws-sdk/x` of `@aws-sdk/x/y`. */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return (specifier.startsWith('@') ? parts.slice(0, 2) : parts.slice(0, 1)).join('/');
+}
+
+/** Every circle of imports between files (the exporter's and the packages'), each once. */
 function circles(): string[][] {
   const next = new Map<string, string[]>();
-  for (const i of imports) if (i.relative) next.set(i.from, [...(next.get(i.from) ?? []), i.to]);
+  for (const i of [...imports, ...packageImports])
+    if (i.relative) next.set(i.from, [...(next.get(i.from) ?? []), i.to]);
   // Tarjan's strongly connected components: a component of more than one file holds a circle.
   const index = new Map<string, number>();
   const low = new Map<string, number>();
@@ -161,7 +192,7 @@ function circles(): string[][] {
       if (component.length > 1 || selfImport) found.push(component.sort());
     }
   };
-  for (const file of files) if (!index.has(file)) visit(file);
+  for (const file of [...files, ...PACKAGES.flatMap((p) => p.files)]) if (!index.has(file)) visit(file);
   return found;
 }
 
@@ -169,6 +200,13 @@ describe('the layout', () => {
   it('reads the imports of every file (the reader has not gone blind)', () => {
     expect(files.length).toBeGreaterThan(100);
     expect(imports.filter((i) => i.relative).length).toBeGreaterThan(files.length);
+    expect(PACKAGES.map((p) => p.name)).toEqual(['wfm-contract', 'wfm-sandbox']);
+    for (const p of PACKAGES)
+      expect(packageImports.some((i) => i.from.startsWith(`packages/${p.name}/src/`))).toBe(true);
+  });
+
+  it('has no contract or sandbox room under src/: they are the packages wfm-contract and wfm-sandbox', () => {
+    expect([...sourceFiles('src/contract'), ...sourceFiles('src/sandbox')]).toEqual([]);
   });
 
   it('has every relative import land on a file of src/ or jobs/', () => {
@@ -191,12 +229,33 @@ describe('the layout', () => {
     expect(broken).toEqual([]);
   });
 
-  it('keeps network, queue and storage libraries out of contract, domain, pipeline and render', () => {
+  it('lets each room import a workspace package only where the package table allows', () => {
     const broken = imports
-      .filter((i) => !i.relative && PURE_ROOMS.includes(roomOf(i.from)) && IO_LIBRARY.test(i.to))
-      .map(
-        (i) => `${i.from} imports ${i.to}: ${roomOf(i.from)} works on rows and bytes, without I/O libraries`,
-      );
+      .filter((i) => !i.relative && packageOf(i.to) in PACKAGE_USERS)
+      .flatMap((i) => {
+        const users = PACKAGE_USERS[packageOf(i.to)] ?? [];
+        const room = roomOf(i.from);
+        if (users === 'every room' || users.includes(room)) return [];
+        return [`${i.from} imports ${i.to}: only ${users.join(', ')} may import ${packageOf(i.to)}`];
+      });
+    expect(broken).toEqual([]);
+    expect(Object.keys(PACKAGE_USERS).sort()).toEqual(PACKAGES.map((p) => p.name));
+  });
+
+  it('keeps network, queue and storage libraries out of wfm-contract, domain, pipeline and render', () => {
+    const broken = [
+      ...imports
+        .filter((i) => !i.relative && PURE_ROOMS.includes(roomOf(i.from)) && IO_LIBRARY.test(i.to))
+        .map(
+          (i) =>
+            `${i.from} imports ${i.to}: ${roomOf(i.from)} works on rows and bytes, without I/O libraries`,
+        ),
+      ...packageImports
+        .filter(
+          (i) => i.from.startsWith('packages/wfm-contract/src/') && !i.relative && IO_LIBRARY.test(i.to),
+        )
+        .map((i) => `${i.from} imports ${i.to}: the contract is vocabulary, without I/O libraries`),
+    ];
     expect(broken).toEqual([]);
   });
 
@@ -207,6 +266,42 @@ describe('the layout', () => {
       .filter((i) => i.from !== EXCELJS_ADAPTER)
       .map((i) => `${i.from} imports ${i.to}: only ${EXCELJS_ADAPTER} talks to exceljs`);
     expect(broken).toEqual([]);
+  });
+
+  it('keeps every package to itself: no file under packages/ reaches into src/, jobs/, bench/ or another folder', () => {
+    const known = new Set(PACKAGES.flatMap((p) => p.files));
+    const broken = packageImports
+      .filter((i) => i.relative)
+      .flatMap((i) => {
+        const own = `packages/${i.from.split('/')[1] ?? ''}/`;
+        if (!i.to.startsWith(own)) return [`${i.from} imports ${i.to}: a package imports only its own files`];
+        return known.has(i.to) ? [] : [`${i.from} imports ${i.to}, which is not a source file of ${own}`];
+      });
+    expect(broken).toEqual([]);
+  });
+
+  it("lets a package import only node's modules and its declared dependencies — never shift-export", () => {
+    const broken = PACKAGES.flatMap((p) =>
+      packageImports
+        .filter((i) => !i.relative && i.from.startsWith(`packages/${p.name}/`) && !i.to.startsWith('node:'))
+        .flatMap((i) => {
+          const allowed = i.from.startsWith(`packages/${p.name}/test/`)
+            ? [...p.dependencies, ...p.devDependencies]
+            : p.dependencies;
+          if (packageOf(i.to) !== 'shift-export' && allowed.includes(packageOf(i.to))) return [];
+          return [`${i.from} imports ${i.to}, which is not a dependency of ${p.name}`];
+        }),
+    );
+    expect(broken).toEqual([]);
+  });
+
+  it('has the sandbox stand on the contract and libraries alone, and the contract on zod alone', () => {
+    const workspace = (name: string) =>
+      PACKAGES.find((p) => p.name === name)?.dependencies.filter(
+        (d) => d in PACKAGE_USERS || d === 'shift-export',
+      );
+    expect(workspace('wfm-sandbox')).toEqual(['wfm-contract']);
+    expect(PACKAGES.find((p) => p.name === 'wfm-contract')?.dependencies).toEqual(['zod']);
   });
 
   it('has no import circle between files', () => {
