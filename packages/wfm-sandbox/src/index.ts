@@ -1,4 +1,4 @@
-// The sandbox: a reference implementation of the whole WFM API (../shared/wfm-interface-spec.md)
+// The sandbox: a reference implementation of the whole WFM API (its spec: docs/wfm-api.md)
 // for tests, benchmarks and first runs, with deterministic data and fault injection. Where the spec
 // is silent the sandbox decides (README.md), each decision stated where it is made: tokens and
 // roles in auth.ts; the error shape in http-error.ts; the order of checks (faults → 401/403 → 400

@@ -1,4 +1,4 @@
-// Starts a sandbox: the whole WFM API of ../shared/wfm-interface-spec.md on a real HTTP server,
+// Starts a sandbox: the whole WFM API (docs/wfm-api.md) on a real HTTP server,
 // with deterministic data and fault injection. The same seed, rows, endDate and days give the same
 // bytes on every run and machine. It logs no line of its own when it starts: whoever started it
 // says so, once (sandboxReadyLine).
