@@ -4,13 +4,20 @@
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
+# The workspace packages' manifests (and the sandbox's bin, which npm links) come before `npm ci`,
+# their sources after: a change of source does not reinstall.
 COPY package.json package-lock.json ./
 COPY stubs ./stubs
+COPY packages/wfm-contract/package.json ./packages/wfm-contract/
+COPY packages/wfm-sandbox/package.json ./packages/wfm-sandbox/
+COPY packages/wfm-sandbox/bin ./packages/wfm-sandbox/bin
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.base.json tsconfig.json tsconfig.build.json ./
+COPY packages ./packages
 COPY src ./src
 COPY jobs ./jobs
 COPY bench ./bench
+# tsc -b: the packages (wfm-contract, then wfm-sandbox), then dist/.
 RUN npm run build
 
 FROM node:24-bookworm-slim AS runtime
@@ -22,8 +29,13 @@ ENV NODE_OPTIONS=--max-semi-space-size=16
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY stubs ./stubs
+COPY packages/wfm-contract/package.json ./packages/wfm-contract/
+COPY packages/wfm-sandbox/package.json ./packages/wfm-sandbox/
+COPY packages/wfm-sandbox/bin ./packages/wfm-sandbox/bin
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/packages/wfm-contract/dist ./packages/wfm-contract/dist
+COPY --from=build /app/packages/wfm-sandbox/dist ./packages/wfm-sandbox/dist
 COPY bin ./bin
 USER node
 EXPOSE 3000 8080

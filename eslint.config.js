@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'exports/', 'bench/results/', 'coverage/'] },
+  { ignores: ['dist/', 'packages/*/dist/', 'node_modules/', 'exports/', 'bench/results/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -32,15 +32,15 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/**/*.int.test.ts', 'test/e2e/**'],
+          include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, '**/*.int.test.ts', 'test/e2e/**'],
         },
       },
       {
         extends: true,
         test: {
           name: 'int',
-          include: ['test/**/*.int.test.ts', 'test/e2e/**/*.test.ts'],
+          include: ['test/**/*.int.test.ts', 'packages/*/test/**/*.int.test.ts', 'test/e2e/**/*.test.ts'],
           // Only these need redis-server: without it, they stop at once with a one-line hint.
           globalSetup: ['test/support/global-setup.ts'],
         },

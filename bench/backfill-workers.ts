@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatDay, parseDay } from '../src/domain/civil-time.js';
+import { formatDay, parseDay } from 'wfm-contract/civil-time';
 import { BIN, startBenchSandbox } from './child-server.js';
 import { startRedis } from './redis-child.js';
 

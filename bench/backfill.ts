@@ -16,7 +16,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import { formatDay, parseDay } from '../src/domain/civil-time.js';
+import { formatDay, parseDay } from 'wfm-contract/civil-time';
 import { median } from './bench-lines.js';
 import { BIN, SANDBOX_END_DATE as END_DATE, startBenchSandbox, stopChild } from './child-server.js';
 import { startRedis } from './redis-child.js';

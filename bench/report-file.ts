@@ -6,7 +6,7 @@ import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { request } from 'undici';
 import { loadWfmConfig } from '../src/config/wfm-config.js';
-import { REPORT_PATH } from '../src/contract/finished-shift.js';
+import { REPORT_PATH } from 'wfm-contract/finished-shift';
 import { upstreamWindow, type Period } from '../src/domain/period.js';
 import { parseContentRange } from '../src/wfm/content-range.js';
 import { reportQuery, windowQuery, withQuery } from '../src/wfm/wfm-query.js';

@@ -25,7 +25,7 @@ import { cpus, freemem, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { formatDay, parseDay } from '../src/domain/civil-time.js';
+import { formatDay, parseDay } from 'wfm-contract/civil-time';
 import type { Period } from '../src/domain/period.js';
 import {
   clientLines,

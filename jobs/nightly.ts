@@ -10,7 +10,7 @@ import type { Job, Queue } from 'bullmq';
 import type { ExportConfig } from '../src/config/export-config.js';
 import type { QueueConfig } from '../src/config/queue-config.js';
 import type { ScheduleConfig } from '../src/config/schedule-config.js';
-import { daysFromCivil } from '../src/domain/civil-time.js';
+import { daysFromCivil } from 'wfm-contract/civil-time';
 import { periodFromDay, type Period } from '../src/domain/period.js';
 import type { Logger } from '../src/logger.js';
 import { enqueueExport } from '../src/queue/enqueue-export.js';

@@ -10,9 +10,9 @@ import { mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { startSandbox } from 'wfm-sandbox';
 
 const root = new URL('..', import.meta.url).pathname;
-const { startSandbox } = await import(join(root, 'dist/src/sandbox/index.js'));
 const { SHIFT_COLUMNS } = await import(join(root, 'dist/src/domain/shift-columns.js'));
 const { guardFormula } = await import(join(root, 'dist/src/render/formula-guard.js'));
 

@@ -90,7 +90,7 @@ describe('the image', () => {
       expect(ignored).toContain(entry);
     }
     // What the Dockerfile copies must stay in the context.
-    for (const copied of ['src', 'jobs', 'bench', 'bin', 'stubs', 'package.json']) {
+    for (const copied of ['src', 'jobs', 'bench', 'bin', 'stubs', 'packages', 'package.json']) {
       expect(ignored).not.toContain(copied);
     }
   });

@@ -3,10 +3,7 @@
 // where the files are. Needs no configuration at all.
 
 import { loadWfmConfig } from '../config/wfm-config.js';
-import { formatDay, parseDay } from '../domain/civil-time.js';
-
-/** The sandbox's default token with every role (src/sandbox/auth.ts). */
-const SANDBOX_ADMIN_TOKEN = 'sandbox-admin';
+import { formatDay, parseDay } from 'wfm-contract/civil-time';
 import { requestedFormats } from '../queue/export-request.js';
 import { commandLogger } from './command-logger.js';
 import { countText } from './count-text.js';
@@ -47,7 +44,7 @@ Examples:
     const rows = positiveInt(values.rows ?? '20000', '--rows');
     const seed = positiveInt(values.seed ?? '1', '--seed');
     const formats = values.format === undefined ? undefined : requestedFormats(values.format, '--format');
-    const { startSandbox } = await import('../sandbox/start-sandbox.js');
+    const { startSandbox, SANDBOX_ADMIN_TOKEN } = await import('wfm-sandbox');
     const { runCliExport } = await import('./run-cli-export.js');
     // A few invalid and repeated rows, as real reports have: rejected.csv and the counts show them.
     const sandbox = await startSandbox({

@@ -9,6 +9,7 @@ import { logProcessWarnings } from '../process-warnings.js';
 import { redactSecrets, secretValuesOf } from '../redact-secrets.js';
 import { oneLine } from '../one-line.js';
 import { closestName } from './closest-name.js';
+import { endWithParent } from './end-with-parent.js';
 import { FORMATS_PROSE, type Command, type CliIo } from './command.js';
 
 function usage(commands: readonly Command[]): string {
@@ -83,15 +84,18 @@ export async function main(
 export function runCli(commands: readonly Command[]): void {
   const io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: processEnv() };
   logProcessWarnings(createLogger({ level: warningLevel(io.env), destination: io.stderr }));
-  main(process.argv.slice(2), io, commands).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`shift-export: ${describeError(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
+  const stopFollowing = endWithParent();
+  main(process.argv.slice(2), io, commands)
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (error: unknown) => {
+        process.stderr.write(`shift-export: ${describeError(error)}\n`);
+        process.exitCode = 1;
+      },
+    )
+    .finally(stopFollowing);
 }
 
 /** LOG_LEVEL for process warnings; a malformed one is reported by the command that loads it. */

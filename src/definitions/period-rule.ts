@@ -3,7 +3,7 @@
 // that every rule is a pure function a property test can walk over centuries. "Yesterday" is the
 // local date before the run's, whatever the hour: a run at 00:05 exports the day that just ended.
 
-import { civilFromDays, daysFromCivil } from '../domain/civil-time.js';
+import { civilFromDays, daysFromCivil } from 'wfm-contract/civil-time';
 import { periodFromDay, type Period } from '../domain/period.js';
 
 /** A rule as parsed from its text (`yesterday`, `last-week`, `last-month`, `month-to-date`, `last-N-days`). */

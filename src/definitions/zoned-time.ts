@@ -2,7 +2,7 @@
 // and its wall-clock time with the zone's offset (how `exports check` shows a next run). Intl knows
 // the zones and their daylight-saving rules; the machine's own zone plays no part.
 
-import { daysFromCivil, formatDay, formatOffset, SECONDS_PER_DAY } from '../domain/civil-time.js';
+import { daysFromCivil, formatDay, formatOffset, SECONDS_PER_DAY } from 'wfm-contract/civil-time';
 
 /** Whether `tz` is a time zone Intl (and so cron-parser and BullMQ) knows. */
 export function isTimeZone(tz: string): boolean {

@@ -3,8 +3,8 @@
 // +14:00, so the upstream request is widened: start_time >= from - 14 h and < to + 1 day + 12 h.
 
 import { InvalidRequestError } from '../errors.js';
-import { formatDay, parseDay, SECONDS_PER_DAY } from './civil-time.js';
-import { formatLocalDateTime } from './local-date-time.js';
+import { formatDay, parseDay, SECONDS_PER_DAY } from 'wfm-contract/civil-time';
+import { formatLocalDateTime } from 'wfm-contract/local-date-time';
 
 export const MIN_OFFSET_MINUTES = -720;
 export const MAX_OFFSET_MINUTES = 840;

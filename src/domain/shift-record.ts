@@ -2,7 +2,7 @@
 // a row, allocated by the validate stage in the record's whole shape (validShift) and completed in
 // place by localise and enrich: a copy or spread per stage costs more than all the stages together.
 
-import type { FinishedShift } from '../contract/finished-shift.js';
+import type { FinishedShift } from 'wfm-contract/finished-shift';
 
 export const LOCATION_STATUSES = [
   'both_match',

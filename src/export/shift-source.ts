@@ -4,7 +4,7 @@
 import type { UtcWindow } from '../domain/period.js';
 import type { RawRows } from '../domain/raw-rows.js';
 import type { ReadProgress } from '../wfm/report-reader.js';
-import type { Division, DivisionListQuery } from '../contract/division.js';
+import type { Division, DivisionListQuery } from 'wfm-contract/division';
 
 export interface ShiftSource {
   listDivisions(query: DivisionListQuery & { signal?: AbortSignal | undefined }): Promise<Division[]>;

@@ -15,7 +15,7 @@
 // toLowerCase() (Unicode default case mapping, no locale) by UTF-16 code units, ties broken by the
 // name as sent, then by id. Deterministic on every machine, whatever its ICU data.
 
-import type { FinishedShift } from '../contract/finished-shift.js';
+import type { FinishedShift } from 'wfm-contract/finished-shift';
 import type { ShiftRecord } from '../domain/shift-record.js';
 import {
   ALL_DIVISIONS_LABEL,

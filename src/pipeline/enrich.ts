@@ -5,7 +5,7 @@
 
 import type { ShiftRecord } from '../domain/shift-record.js';
 import { spreadsheetSafeText } from '../domain/spreadsheet-safe-text.js';
-import type { Division, DivisionManager } from '../contract/division.js';
+import type { Division, DivisionManager } from 'wfm-contract/division';
 import { withTextReplaced } from './quality-flags.js';
 
 export interface DivisionInfo {

@@ -7,7 +7,7 @@
 // all the text, a large share of what JSON.parse itself costs (docs/performance.md). Whole numbers written
 // as `1.0` or `1e3` are exact and kept.
 
-import { INTEGER_SHIFT_FIELDS } from '../contract/finished-shift.js';
+import { INTEGER_SHIFT_FIELDS } from 'wfm-contract/finished-shift';
 import { objectNumberTexts } from '../domain/json-text.js';
 
 const INTEGER_FIELDS: ReadonlySet<string> = new Set(INTEGER_SHIFT_FIELDS);

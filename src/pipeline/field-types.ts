@@ -5,8 +5,8 @@
 // safeParse alone would take over half of the time a row the stages target allows; this check a
 // fraction (docs/performance.md).
 
-import { ORG_LEVELS, type FinishedShift, type OrgLevel } from '../contract/finished-shift.js';
-import { isLocalDateTimeText } from '../domain/local-date-time.js';
+import { ORG_LEVELS, type FinishedShift, type OrgLevel } from 'wfm-contract/finished-shift';
+import { isLocalDateTimeText } from 'wfm-contract/local-date-time';
 
 type LooseRow = Readonly<Record<string, unknown>>;
 

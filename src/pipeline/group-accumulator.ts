@@ -10,7 +10,7 @@
 // and kept, in order, in the group's own `wide` list. The statistics of a small group are read by
 // sorting its pairs in shared scratch arrays.
 
-import type { FinishedShift } from '../contract/finished-shift.js';
+import type { FinishedShift } from 'wfm-contract/finished-shift';
 import type { GroupStats } from '../domain/summary.js';
 import { DistanceDistribution, percentileInc } from './distance-distribution.js';
 import {

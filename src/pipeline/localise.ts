@@ -1,9 +1,9 @@
 // The localise stage: from a validated shift and its whole UTC seconds to the ShiftRecord the
 // renderers read — local wall clocks, business date and location status. Integer arithmetic on the
-// parsed fields only (src/domain/civil-time.ts): never Date, never the machine's time zone, so the
+// parsed fields only (wfm-contract/civil-time): never Date, never the machine's time zone, so the
 // output is the same under TZ=UTC and TZ=Asia/Kathmandu.
 
-import { dayOfSeconds } from '../domain/civil-time.js';
+import { dayOfSeconds } from 'wfm-contract/civil-time';
 import { locationStatusOf, type ShiftRecord, type ValidShift } from '../domain/shift-record.js';
 
 /**

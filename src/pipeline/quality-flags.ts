@@ -4,7 +4,7 @@
 // invalid_utf8 when the row's bytes were not valid UTF-8 (its text shows U+FFFD for them), then
 // text_replaced (a character a spreadsheet cannot hold was replaced, see spreadsheet-safe-text.ts).
 
-import { NULLABLE_SHIFT_FIELDS, type FinishedShift } from '../contract/finished-shift.js';
+import { NULLABLE_SHIFT_FIELDS, type FinishedShift } from 'wfm-contract/finished-shift';
 
 /** Largest accepted gap, in whole seconds, between `duration` and finish − start. */
 export const DURATION_TOLERANCE_SECONDS = 60;

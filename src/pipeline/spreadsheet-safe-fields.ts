@@ -3,7 +3,7 @@
 // flagged text_replaced. user_org_level (one of four words) and the date-times (matched against
 // their pattern) cannot hold such a character and are not checked.
 
-import type { FinishedShift } from '../contract/finished-shift.js';
+import type { FinishedShift } from 'wfm-contract/finished-shift';
 import { isSpreadsheetSafe, spreadsheetSafeText } from '../domain/spreadsheet-safe-text.js';
 
 /** The shift's texts that come as the upstream sent them: names, addresses, the comment. */

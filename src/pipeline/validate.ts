@@ -26,12 +26,8 @@
 // value of its field, and bytes that are not UTF-8 flag the row `invalid_utf8` (docs/analysts.md:
 // "Rejected rows and rows as received"). A rounded id is never given as the rejected row's id.
 
-import {
-  finishedShiftSchema,
-  NULLABLE_SHIFT_FIELDS,
-  type FinishedShift,
-} from '../contract/finished-shift.js';
-import { parseLocalDateTimeSeconds, parsePatternedLocalDateTimeSeconds } from '../domain/local-date-time.js';
+import { finishedShiftSchema, NULLABLE_SHIFT_FIELDS, type FinishedShift } from 'wfm-contract/finished-shift';
+import { parseLocalDateTimeSeconds, parsePatternedLocalDateTimeSeconds } from 'wfm-contract/local-date-time';
 import { MAX_OFFSET_MINUTES, MIN_OFFSET_MINUTES } from '../domain/period.js';
 import type { RowTexts } from '../domain/raw-rows.js';
 import type { RejectedRow } from '../domain/rejected-row.js';

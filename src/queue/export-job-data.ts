@@ -6,7 +6,7 @@
 
 import { z } from 'zod';
 import { EXPORT_FORMATS, type ExportFormat } from '../domain/export-format.js';
-import { parseDay } from '../domain/civil-time.js';
+import { parseDay } from 'wfm-contract/civil-time';
 import { InvalidRequestError } from '../errors.js';
 
 const day = z.string().refine((text) => parseDay(text) !== undefined, 'expected a real date as YYYY-MM-DD');

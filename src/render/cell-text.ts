@@ -20,7 +20,7 @@
 // A value of the wrong type for its kind is a programming error and throws CellValueError rather
 // than printing something an analyst might believe.
 
-import { formatDateTime, formatDay, formatOffset, formatUtc } from '../domain/civil-time.js';
+import { formatDateTime, formatDay, formatOffset, formatUtc } from 'wfm-contract/civil-time';
 import type { CellValue, Column, ColumnKind } from '../domain/column.js';
 import { ShiftExportError } from '../errors.js';
 import { guardFormula } from './formula-guard.js';

@@ -7,7 +7,7 @@
 
 import { z } from 'zod';
 import type { Column } from '../domain/column.js';
-import { parseDay } from '../domain/civil-time.js';
+import { parseDay } from 'wfm-contract/civil-time';
 import type { GroupStats, UserSummary } from '../domain/summary.js';
 import {
   DIVISION_SUMMARY_COLUMNS,

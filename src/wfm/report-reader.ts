@@ -57,7 +57,7 @@ import { reportQuery, windowQuery, type ReportCursor } from './wfm-query.js';
 import { ResumePositionKeeper, type Position } from './resume-position.js';
 import { headerValue, type ResponseBody } from './response-body.js';
 import type { WfmResponse, WfmTransport } from './wfm-transport.js';
-import { REPORT_PATH } from '../contract/finished-shift.js';
+import { REPORT_PATH } from 'wfm-contract/finished-shift';
 
 export interface ReadProgress {
   /** Rows handed out so far. */

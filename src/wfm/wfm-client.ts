@@ -1,5 +1,5 @@
 // The WFM API client: every endpoint of the WFM API (docs/wfm-api.md) with typed inputs and
-// outputs checked by the zod schemas of src/contract/, one keep-alive pool, retries of GET/PUT/DELETE
+// outputs checked by the zod schemas of wfm-contract, one keep-alive pool, retries of GET/PUT/DELETE
 // (retry.ts), typed errors (wfm-error.ts), and the report as a stream of raw row batches
 // (report-reader.ts). Every call takes an AbortSignal.
 
@@ -19,7 +19,7 @@ import {
   type Category,
   type CategoryInput,
   type CategoryListQuery,
-} from '../contract/category.js';
+} from 'wfm-contract/category';
 import {
   DIVISIONS_PATH,
   divisionSchema,
@@ -30,7 +30,7 @@ import {
   type DivisionField,
   type DivisionListQuery,
   type DivisionUpdate,
-} from '../contract/division.js';
+} from 'wfm-contract/division';
 import {
   excerptOf,
   WfmBodyInvalidError,

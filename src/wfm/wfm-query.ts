@@ -4,8 +4,8 @@
 // "comma-separated" reads.
 
 import type { UtcWindow } from '../domain/period.js';
-import type { CategoryListQuery } from '../contract/category.js';
-import type { DivisionListQuery } from '../contract/division.js';
+import type { CategoryListQuery } from 'wfm-contract/category';
+import type { DivisionListQuery } from 'wfm-contract/division';
 
 export type QueryPairs = ReadonlyArray<readonly [string, string]>;
 

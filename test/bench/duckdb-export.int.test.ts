@@ -9,7 +9,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duckdbCsvExport } from '../../bench/duckdb-export.js';
 import { downloadReport } from '../../bench/report-file.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { cliEnv, runCli } from '../support/cli.js';
 import { SANDBOX_ADMIN_TOKEN, startTestSandbox, TEST_SANDBOX_ROWS } from '../support/sandbox.js';
 

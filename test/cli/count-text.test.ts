@@ -4,7 +4,7 @@ import { describeIndex } from '../../src/cli/backfill-command.js';
 import { countText } from '../../src/cli/count-text.js';
 import { progressText } from '../../src/cli/job-text.js';
 import { createProgressLine } from '../../src/cli/progress-line.js';
-import { sandboxReadyLine } from '../../src/cli/sandbox-command.js';
+import { sandboxReadyLine } from 'wfm-sandbox/command-line';
 
 describe('counts printed by the commands', () => {
   it('have thousands separators', () => {
@@ -16,11 +16,12 @@ describe('counts printed by the commands', () => {
     expect(progressText({ phase: 'fetching', rows: 12345, rejected: 1234 })).toBe(
       'fetching 12,345 rows 1,234 rejected',
     );
+    // The sandbox package formats its own counts: the same way.
     expect(
-      sandboxReadyLine('http://127.0.0.1:8080', {
-        rows: 1000000,
-        firstDate: '2026-11-01',
-        lastDate: '2026-11-28',
+      sandboxReadyLine({
+        url: 'http://127.0.0.1:8080',
+        dataset: { rows: 1000000, firstDate: '2026-11-01', lastDate: '2026-11-28' },
+        adminToken: undefined,
       }),
     ).toBe('sandbox listening on http://127.0.0.1:8080 (1,000,000 shifts, 2026-11-01..2026-11-28)');
     expect(

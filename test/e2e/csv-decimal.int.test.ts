@@ -21,7 +21,7 @@ import {
   USER_SUMMARY_COLUMNS,
 } from '../../src/domain/summary-columns.js';
 import { parseManifest } from '../../src/render/manifest.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { cliEnv, runCli } from '../support/cli.js';
 import { SANDBOX_ADMIN_TOKEN, startTestSandbox } from '../support/sandbox.js';
 import { SOFFICE } from '../support/workbook-readers.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { SHIFT_COLUMNS } from '../../src/domain/shift-columns.js';
 import { parseManifest } from '../../src/render/manifest.js';
 import { cliEnv, runCli } from '../support/cli.js';

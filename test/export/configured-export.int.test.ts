@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseManifest } from '../../src/render/manifest.js';
 import type { ExportFormat } from '../../src/domain/export-format.js';
 import type { ExportResult } from '../../src/export/run-export.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
 import { runConfiguredExport } from '../support/run-configured-export.js';
 

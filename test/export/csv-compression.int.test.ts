@@ -12,7 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportResult } from '../../src/export/run-export.js';
 import type { Manifest } from '../../src/render/manifest.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { startTestS3Server, type TestS3Server } from '../support/s3-server.js';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
 import { runConfiguredExport } from '../support/run-configured-export.js';

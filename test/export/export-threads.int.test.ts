@@ -16,7 +16,7 @@ import { silentLogger, type Logger } from '../../src/logger.js';
 import { renderThreadStarted } from '../../src/export/render-pool.js';
 import { runExport } from '../../src/export/run-export.js';
 import type { Manifest } from '../../src/render/manifest.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { WfmClient } from '../../src/wfm/wfm-client.js';
 import { startTestSandbox, TEST_SANDBOX_END_DATE } from '../support/sandbox.js';
 import { capturingLogger } from '../destinations/export-helpers.js';

@@ -12,7 +12,7 @@ import type { ShiftRecord } from '../../src/domain/shift-record.js';
 import { ShiftPipeline } from '../../src/pipeline/shift-pipeline.js';
 import { CsvTableWriter } from '../../src/render/csv/csv-table-writer.js';
 import { startsLikeFormula } from '../../src/render/formula-guard.js';
-import { HOSTILE_COMMENTS } from '../../src/sandbox/hostile-text.js';
+import { HOSTILE_COMMENTS } from 'wfm-sandbox';
 import { shiftRow } from '../pipeline/support/shift-rows.js';
 import { readWorkbook, renderWorkbook, sheet } from '../render/xlsx/workbook-io.js';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHIFT_COLUMNS } from '../../src/domain/shift-columns.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { TOOL_NAME, TOOL_VERSION } from '../../src/version.js';
 import { csvRecordsUnguarded, differences, readParquet } from '../support/parquet-reader.js';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';

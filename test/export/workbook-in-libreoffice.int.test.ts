@@ -20,7 +20,7 @@ import {
   SHOP_SUMMARY_COLUMNS,
   USER_SUMMARY_COLUMNS,
 } from '../../src/domain/summary-columns.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
 import {
   libreOfficePdf,

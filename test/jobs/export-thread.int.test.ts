@@ -10,7 +10,7 @@ import type { Worker as Thread } from 'node:worker_threads';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { exportThreadStarted } from '../../jobs/export-thread.js';
 import { parseManifest } from '../../src/render/manifest.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { enqueueExport } from '../../src/queue/enqueue-export.js';
 import { exportJobData } from '../../src/queue/export-job-data.js';
 import { readExportMetrics } from '../../src/queue/export-metrics.js';

@@ -4,7 +4,7 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { upsertNightlySchedule } from '../../jobs/nightly.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { exportJobId } from '../../src/queue/export-job-id.js';
 import { JOB_NAMES, NIGHTLY_SCHEDULER_ID } from '../../src/queue/queue-names.js';
 import { waitForJob } from '../../src/queue/wait-for-job.js';

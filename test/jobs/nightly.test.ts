@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { localDayNumber, nightlyPeriods, scheduledAt } from '../../jobs/nightly.js';
-import { formatDay } from '../../src/domain/civil-time.js';
+import { formatDay } from 'wfm-contract/civil-time';
 
 const at = (iso: string): number => Date.parse(iso);
 const days = (periods: { from: string; to: string }[]): string[] =>

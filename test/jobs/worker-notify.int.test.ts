@@ -23,7 +23,7 @@ import { readExportMetrics } from '../../src/queue/export-metrics.js';
 import { NOTIFY_QUEUE_NAME } from '../../src/queue/queue-names.js';
 import { connectRedis } from '../../src/queue/redis-connection.js';
 import { closeRedis } from '../../src/queue/redis-connection.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { waitForJob } from '../../src/queue/wait-for-job.js';
 import { startHarness, type Harness, type HarnessOptions } from '../queue/support/queue-harness.js';
 import { killAll, spawnWorker } from '../queue/support/worker-child.js';

@@ -4,7 +4,7 @@
 // the connection errors go to the JSON log, not the console (the worker's queue had no listener).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { CLOSE_STEP_TIMEOUT_MS } from '../../jobs/worker.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startTestSandbox } from '../support/sandbox.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { FinishedShift } from '../../src/contract/finished-shift.js';
+import type { FinishedShift } from 'wfm-contract/finished-shift';
 import type { ShiftRecord } from '../../src/domain/shift-record.js';
 import { USER_SUMMARY_COLUMNS } from '../../src/domain/summary-columns.js';
 import {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ShiftRecord } from '../../src/domain/shift-record.js';
 import { divisionDirectory, enrichShift, managerLabel } from '../../src/pipeline/enrich.js';
-import type { Division, DivisionManager } from '../../src/contract/division.js';
+import type { Division, DivisionManager } from 'wfm-contract/division';
 import { recordOf } from './support/shift-records.js';
 import { shiftRow } from './support/shift-rows.js';
 

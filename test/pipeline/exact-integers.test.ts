@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { INTEGER_SHIFT_FIELDS } from '../../src/contract/finished-shift.js';
+import { INTEGER_SHIFT_FIELDS } from 'wfm-contract/finished-shift';
 import { isExactly, roundedIntegerFields } from '../../src/pipeline/exact-integers.js';
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { finishedShiftSchema } from '../../src/contract/finished-shift.js';
+import { finishedShiftSchema } from 'wfm-contract/finished-shift';
 import { checkFieldTypes } from '../../src/pipeline/field-types.js';
 import { realisticRows, shiftRow } from './support/shift-rows.js';
 

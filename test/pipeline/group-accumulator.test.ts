@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { FinishedShift } from '../../src/contract/finished-shift.js';
+import type { FinishedShift } from 'wfm-contract/finished-shift';
 import { GroupAccumulator } from '../../src/pipeline/group-accumulator.js';
 import { NO_DISTANCE, PendingDistances, WIDE_DISTANCE } from '../../src/pipeline/pending-distances.js';
 import { referenceStats } from './support/reference-stats.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { readFileSync, readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatDateTime, formatDay, formatOffset, formatUtc } from '../../src/domain/civil-time.js';
+import { formatDateTime, formatDay, formatOffset, formatUtc } from 'wfm-contract/civil-time';
 import type { ShiftRecord } from '../../src/domain/shift-record.js';
 import { recordOf } from './support/shift-records.js';
 import { shiftRow } from './support/shift-rows.js';

@@ -3,7 +3,7 @@
 // reach the export, and a rejected row is kept exactly as it was sent.
 
 import { describe, expect, it } from 'vitest';
-import { INTEGER_SHIFT_FIELDS, NULLABLE_SHIFT_FIELDS } from '../../src/contract/finished-shift.js';
+import { INTEGER_SHIFT_FIELDS, NULLABLE_SHIFT_FIELDS } from 'wfm-contract/finished-shift';
 import type { RawRows } from '../../src/domain/raw-rows.js';
 import { ShiftPipeline, type BatchResult } from '../../src/pipeline/shift-pipeline.js';
 import { JsonArrayScanner } from '../../src/wfm/json-array-scanner.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatDateTime } from '../../src/domain/civil-time.js';
+import { formatDateTime } from 'wfm-contract/civil-time';
 import type { DivisionInfo } from '../../src/pipeline/enrich.js';
 import { ShiftPipeline, type BatchResult } from '../../src/pipeline/shift-pipeline.js';
 import { shiftRow, type RawRow } from './support/shift-rows.js';

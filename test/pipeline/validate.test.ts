@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { RejectedRow } from '../../src/domain/rejected-row.js';
-import { FINISHED_SHIFT_FIELDS, finishedShiftSchema } from '../../src/contract/finished-shift.js';
+import { FINISHED_SHIFT_FIELDS, finishedShiftSchema } from 'wfm-contract/finished-shift';
 import { FREE_TEXT_FIELDS } from '../../src/pipeline/spreadsheet-safe-fields.js';
 import { isRejected, validateShift } from '../../src/pipeline/validate.js';
 import { recordOf } from './support/shift-records.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, parseDay, SECONDS_PER_DAY } from '../../src/domain/civil-time.js';
-import { parseLocalDateTimeSeconds } from '../../src/domain/local-date-time.js';
+import { formatDateTime, parseDay, SECONDS_PER_DAY } from 'wfm-contract/civil-time';
+import { parseLocalDateTimeSeconds } from 'wfm-contract/local-date-time';
 import { upstreamWindow, type Period } from '../../src/domain/period.js';
 import type { ShiftRecord } from '../../src/domain/shift-record.js';
 import { BusinessDayWindow } from '../../src/pipeline/window.js';

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } f
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseManifest, renderManifest } from '../../src/render/manifest.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { enqueueExport } from '../../src/queue/enqueue-export.js';
 import { exportJobData } from '../../src/queue/export-job-data.js';
 import { readExportMetrics } from '../../src/queue/export-metrics.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { UnrecoverableError, Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_QUEUE_NAME } from '../../src/queue/queue-names.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { cliEnv, runCli } from '../support/cli.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startTestSandbox } from '../support/sandbox.js';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { startRedisSentinelGroup, type RedisSentinelGroup } from '../support/redis-sentinel.js';
 import { testPrefix } from '../support/redis-server.js';
 import { startTestSandbox } from '../support/sandbox.js';

@@ -6,7 +6,7 @@
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { cliEnv, runCli } from '../support/cli.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startApiChild, type ApiChild } from './support/api-child.js';

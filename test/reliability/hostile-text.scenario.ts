@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { SHIFT_COLUMNS } from '../../src/domain/shift-columns.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { xmlPartProblems } from '../support/workbook-xml.js';
 import {
   libreOfficeShiftsSheet,

@@ -5,8 +5,8 @@
 
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { formatDay, parseDay } from '../../src/domain/civil-time.js';
-import { createShiftSource, type RunningSandbox } from '../../src/sandbox/index.js';
+import { formatDay, parseDay } from 'wfm-contract/civil-time';
+import { createSandboxReport, type RunningSandbox } from 'wfm-sandbox';
 import { waitForJob } from '../../src/queue/wait-for-job.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startApiChild, type ApiChild } from './support/api-child.js';
@@ -56,7 +56,7 @@ describe('load', () => {
       const last = parseDay(SHAPE.endDate) ?? 0;
       const days = Array.from({ length: PERIODS }, (_, i) => formatDay(last - i));
       const expected = new Map<string, Set<number>>(days.map((d) => [d, new Set<number>()]));
-      for (const row of createShiftSource(SHAPE))
+      for (const row of createSandboxReport(SHAPE))
         expected.get(localStartDate(row.start_time, row.start_time_offset))?.add(row.id);
 
       const workers = [world.worker(), world.worker()];

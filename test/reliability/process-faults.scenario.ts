@@ -5,7 +5,7 @@
 // the export is still under way then.
 
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { enqueueExport } from '../../src/queue/enqueue-export.js';
 import { exportJobData } from '../../src/queue/export-job-data.js';
 import { waitForJob } from '../../src/queue/wait-for-job.js';

@@ -5,7 +5,7 @@
 // running, and the next export completes.
 
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { cliEnv, runCli, startCli } from '../support/cli.js';
 import { startRedisCluster } from '../support/redis-cluster.js';
 import { testPrefix } from '../support/redis-server.js';

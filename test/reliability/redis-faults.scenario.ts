@@ -5,7 +5,7 @@
 
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { enqueueExport, type EnqueueResult } from '../../src/queue/enqueue-export.js';
 import { exportJobData, type ExportJobData } from '../../src/queue/export-job-data.js';
 import { waitForJob } from '../../src/queue/wait-for-job.js';

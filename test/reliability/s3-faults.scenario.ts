@@ -8,7 +8,7 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { createServer } from 'node:net';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { parseManifest } from '../../src/render/manifest.js';
 import { startTestS3Server, type TestS3Server } from '../support/s3-server.js';
 import { runCliExport, type CliExport } from './support/cli-export.js';

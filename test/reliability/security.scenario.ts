@@ -13,7 +13,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { SHIFT_COLUMNS } from '../../src/domain/shift-columns.js';
 import { startsLikeFormula } from '../../src/render/formula-guard.js';
-import { createShiftSource, type RunningSandbox } from '../../src/sandbox/index.js';
+import { createSandboxReport, type RunningSandbox } from 'wfm-sandbox';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startApiChild, type ApiChild } from './support/api-child.js';
 import { runCliExport } from './support/cli-export.js';
@@ -98,7 +98,8 @@ describe('security', () => {
   it('neutralises formulas in shifts.csv and writes none into shifts.xlsx', () =>
     scenario(GROUP, 'formula neutralisation (CSV read back, XLSX opened)', async () => {
       const comments = new Map<number, string>();
-      for (const row of createShiftSource(SHAPE)) if (row.comment !== null) comments.set(row.id, row.comment);
+      for (const row of createSandboxReport(SHAPE))
+        if (row.comment !== null) comments.set(row.id, row.comment);
       const result = await runCliExport('security-formulas', {
         baseUrl: sandbox.url,
         from: FROM,
@@ -226,7 +227,7 @@ async function startHostileUpstream(
   kind: 'rows' | 'row',
 ): Promise<{ url: string; sent: () => number; close: () => Promise<void> }> {
   let sent = 0;
-  const sample = JSON.stringify(createShiftSource(SHAPE).row(0));
+  const sample = JSON.stringify(createSandboxReport(SHAPE).row(0));
   const server: Server = createServer((request, response) => {
     const url = request.url ?? '/';
     if (!url.startsWith('/v1/connector/rpc/wfm_timers')) {

@@ -15,7 +15,7 @@ import { exportJobData } from '../../src/queue/export-job-data.js';
 import { readExportJobResult } from '../../src/queue/export-job-result.js';
 import { waitForJob } from '../../src/queue/wait-for-job.js';
 import { parseManifest, type Manifest } from '../../src/render/manifest.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { publishedOutcome, runCliExport, type CliExport } from './support/cli-export.js';
 import { checkLocalExport, publishedFolder } from './support/exported-ids.js';

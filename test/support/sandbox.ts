@@ -1,15 +1,13 @@
 // Starts a sandbox for a test: loopback, a free port, small deterministic data (fixed seed and end
 // date, so expectations never depend on today's date). Close it in afterAll.
 
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from 'wfm-sandbox';
+
+export { SANDBOX_ADMIN_TOKEN, SANDBOX_NOROLE_TOKEN, SANDBOX_READER_TOKEN } from 'wfm-sandbox';
 
 export const TEST_SANDBOX_END_DATE = '2024-03-31';
 export const TEST_SANDBOX_SEED = 7;
 export const TEST_SANDBOX_ROWS = 2000;
-
-export const SANDBOX_ADMIN_TOKEN = 'sandbox-admin';
-export const SANDBOX_READER_TOKEN = 'sandbox-reader';
-export const SANDBOX_NOROLE_TOKEN = 'sandbox-norole';
 
 export function startTestSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   return startSandbox({

@@ -4,9 +4,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectedWfmConfig } from '../../src/config/wfm-config.js';
 import type { EnvName } from '../../src/config/config-groups.js';
-import { finishedShiftSchema } from '../../src/contract/finished-shift.js';
+import { finishedShiftSchema } from 'wfm-contract/finished-shift';
 import { AbortedError } from '../../src/errors.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { systemClock, type RetryEvent } from '../../src/wfm/retry.js';
 import { WfmClient, type ReadProgress, type WfmClientOptions } from '../../src/wfm/wfm-client.js';
 import type { WfmError } from '../../src/wfm/wfm-error.js';

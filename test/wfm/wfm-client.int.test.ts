@@ -2,12 +2,12 @@
 // HTTP on 127.0.0.1; authentication failures; POST never retried.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { finishedShiftSchema } from '../../src/contract/finished-shift.js';
+import { finishedShiftSchema } from 'wfm-contract/finished-shift';
 import { InvalidRequestError } from '../../src/errors.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { WfmClient } from '../../src/wfm/wfm-client.js';
-import type { CategoryInput } from '../../src/contract/category.js';
-import type { Division } from '../../src/contract/division.js';
+import type { CategoryInput } from 'wfm-contract/category';
+import type { Division } from 'wfm-contract/division';
 import { SANDBOX_NOROLE_TOKEN, SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
 import { readAll, testWfmConfig } from './wfm-test-support.js';
 

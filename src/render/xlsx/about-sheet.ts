@@ -5,7 +5,7 @@
 import type { Column } from '../../domain/column.js';
 import type { ExportCounts } from '../../domain/export-counts.js';
 import type { Period } from '../../domain/period.js';
-import { parseDay } from '../../domain/civil-time.js';
+import { parseDay } from 'wfm-contract/civil-time';
 import { REJECTED_COLUMNS } from '../../domain/rejected-row.js';
 import { SHIFT_COLUMNS } from '../../domain/shift-columns.js';
 import { QUALITY_FLAGS } from '../../domain/shift-record.js';

@@ -4,7 +4,7 @@
 // half of the writer's time (docs/performance.md).
 
 import type { CellValue, Column, ColumnKind } from '../../domain/column.js';
-import { formatOffset, SECONDS_PER_DAY } from '../../domain/civil-time.js';
+import { formatOffset, SECONDS_PER_DAY } from 'wfm-contract/civil-time';
 
 /** Text that must keep its surrounding white space: written as an inline string (see below). */
 export interface PreservedText {

@@ -2,7 +2,7 @@
 // PERCENTILE.INC as documented — to check the streaming aggregate against.
 
 import { roundTo } from '../../../src/domain/decimal.js';
-import type { FinishedShift } from '../../../src/contract/finished-shift.js';
+import type { FinishedShift } from 'wfm-contract/finished-shift';
 import type { GroupStats } from '../../../src/domain/summary.js';
 
 /** Plain reference: filter, count, sort, and Excel's formulas as documented. */

@@ -1,7 +1,7 @@
 // Rows as the upstream sends them (spec 2.5), for the pipeline tests and the throughput check:
 // one clean base row to patch, and a deterministic generator of realistic rows.
 
-import { formatLocalDateTime } from '../../../src/domain/local-date-time.js';
+import { formatLocalDateTime } from 'wfm-contract/local-date-time';
 
 export type RawRow = Record<string, unknown>;
 

@@ -1,8 +1,8 @@
 // What an export of a period must contain, computed without the code under test: the sandbox's
-// rows from its in-process generator (createShiftSource: the same rows as over HTTP), kept when the
+// rows from its in-process generator (createSandboxReport: the same rows as over HTTP), kept when the
 // local date of the start (UTC start + offset, by plain Date arithmetic) lies in the period.
 
-import { createShiftSource, type ShiftSource } from '../../../src/sandbox/index.js';
+import { createSandboxReport, type SandboxReport } from 'wfm-sandbox';
 
 export interface SourceShape {
   readonly seed: number;
@@ -18,7 +18,7 @@ export function localStartDate(startTime: string, offsetMinutes: number): string
 }
 
 export function expectedIds(shape: SourceShape, from: string, to: string): Set<number> {
-  const source: ShiftSource = createShiftSource(shape);
+  const source: SandboxReport = createSandboxReport(shape);
   const ids = new Set<number>();
   for (const row of source) {
     const day = localStartDate(row.start_time, row.start_time_offset);

@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs';
 import type { QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { RunningSandbox } from '../../../src/sandbox/index.js';
+import type { RunningSandbox } from 'wfm-sandbox';
 import { startHarness, type Harness } from '../../queue/support/queue-harness.js';
 import { killAll, spawnWorker, type WorkerChild } from '../../queue/support/worker-child.js';
 import { evidenceFolder, keepText, WFM_SECRET_TOKEN } from './evidence.js';

@@ -8,7 +8,7 @@ import {
   startSandbox,
   type RunningSandbox,
   type SandboxOptions,
-} from '../../../src/sandbox/index.js';
+} from 'wfm-sandbox';
 import { WFM_SECRET_TOKEN } from './evidence.js';
 import type { SourceShape } from './expected-rows.js';
 

@@ -3,8 +3,8 @@
 // Latin names, addresses with commas, a few comments with quotes, line breaks or a leading `=`,
 // missing locations, offsets from -05:00 to +10:00.
 
-import { formatDateTime } from '../../../src/domain/civil-time.js';
-import type { FinishedShift, OrgLevel } from '../../../src/contract/finished-shift.js';
+import { formatDateTime } from 'wfm-contract/civil-time';
+import type { FinishedShift, OrgLevel } from 'wfm-contract/finished-shift';
 import { locationStatusOf, type ShiftRecord } from '../../../src/domain/shift-record.js';
 
 /** mulberry32: a tiny seeded PRNG, uniform in [0, 1). */

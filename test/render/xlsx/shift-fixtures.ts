@@ -1,8 +1,8 @@
 // Hand-built ShiftRecords, RejectedRows and summaries for the workbook tests: a plain shift plus
 // the overrides a test cares about, with the derived fields computed by the pipeline's own localise stage.
 
-import type { FinishedShift } from '../../../src/contract/finished-shift.js';
-import { parseLocalDateTimeSeconds } from '../../../src/domain/local-date-time.js';
+import type { FinishedShift } from 'wfm-contract/finished-shift';
+import { parseLocalDateTimeSeconds } from 'wfm-contract/local-date-time';
 import { validShift, type ShiftRecord } from '../../../src/domain/shift-record.js';
 import { ALL_DIVISIONS_LABEL, type ExportSummaries, type GroupStats } from '../../../src/domain/summary.js';
 import type { WorkbookAbout } from '../../../src/render/xlsx/shifts-workbook-writer.js';
