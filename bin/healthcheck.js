@@ -28,14 +28,18 @@ async function defaultTarget() {
   const bin = argv.findIndex((a) => a.endsWith('shift-export.js') || a.endsWith('shift-export'));
   const command = bin >= 0 ? argv[bin + 1] : undefined;
   // The variables are read through their declarations (src/config/), defaults included.
-  const config = await import(new URL('../dist/src/config.js', import.meta.url).href);
-  if (command === 'api') return `http://127.0.0.1:${config.loadApiConfig(process.env).port}/healthz`;
+  const configModule = (name) => import(new URL(`../dist/src/config/${name}.js`, import.meta.url).href);
+  if (command === 'api') {
+    const { loadApiConfig } = await configModule('api-config');
+    return `http://127.0.0.1:${loadApiConfig(process.env).port}/healthz`;
+  }
   if (command === 'sandbox') {
     const port = argv.indexOf('--port');
     return `http://127.0.0.1:${port >= 0 ? argv[port + 1] : '8080'}/_sandbox/stats`;
   }
   // A worker: its Redis, whichever shape (single, cluster, Sentinel) the variables describe.
-  return config.loadQueueConfig(process.env).redis;
+  const { loadQueueConfig } = await configModule('queue-config');
+  return loadQueueConfig(process.env).redis;
 }
 
 /** Resolves whether `url` answers a GET with a 2xx status. */
@@ -104,7 +108,7 @@ if (typeof given === 'string') {
   shown = `${target.protocol}//${target.host}${target.pathname}`;
 } else {
   healthy = await queueRedisAnswers(given);
-  shown = given.where; // never a credential (src/redis-target.ts)
+  shown = given.where; // never a credential (src/config/redis-target.ts)
 }
 if (!healthy) console.error(`unhealthy: ${shown} did not answer`);
 process.exit(healthy ? 0 : 1);
