@@ -163,7 +163,56 @@ export function generateWorld(seed: number, rows: number): World {
     };
   });
 
+  appointManagerRoster(divisions, users);
   return { divisions, regions, shops, users };
+}
+
+/**
+ * The manager lists a client that mails division managers must cope with, placed by position and
+ * not by chance (no random draw, so the rest of the world stays as the seed made it): every
+ * manager is an active user with an accepted invite and an e-mail login, except the ones below.
+ * Names in Cyrillic come with the Russian divisions.
+ */
+const MANAGER_EXCEPTIONS: readonly {
+  readonly division: number;
+  readonly manager: number;
+  readonly change: (user: WorldUser) => WorldUser;
+}[] = [
+  // Appointed, but the account is switched off.
+  { division: 0, manager: 2, change: (u) => ({ ...u, active: false }) },
+  // Invited, never accepted.
+  { division: 1, manager: 1, change: (u) => ({ ...u, inviteAccepted: false }) },
+  // A login that is a user name, not an address.
+  {
+    division: 2,
+    manager: 1,
+    change: (u) => {
+      const login = u.login.replace(/@.*$/, '');
+      return { ...u, login, displayName: u.displayName === u.login ? login : u.displayName };
+    },
+  },
+  // A first name pasted with a line break and a header after it: it must never become a header.
+  {
+    division: 4,
+    manager: 1,
+    change: (u) => ({ ...u, firstName: `${u.firstName}\r\nBcc: intruder@evil.example` }),
+  },
+];
+
+function appointManagerRoster(divisions: readonly WorldDivision[], users: WorldUser[]): void {
+  for (const division of divisions) {
+    for (const index of division.managers) {
+      const user = users[index];
+      if (user !== undefined) users[index] = { ...user, active: true, inviteAccepted: true };
+    }
+  }
+  for (const { division, manager, change } of MANAGER_EXCEPTIONS) {
+    // A division can be appointed fewer managers than its table asks (one candidate drawn twice).
+    const managers = divisions[division]?.managers ?? [];
+    const index = managers[Math.min(manager, managers.length - 1)];
+    const user = index === undefined ? undefined : users[index];
+    if (index !== undefined && user !== undefined) users[index] = change(user);
+  }
 }
 
 function uniqueSap(rnd: SeededRandom, taken: Set<string>): string {
