@@ -8,6 +8,8 @@ import { loadQueueConfig } from '../config/queue-config.js';
 import { loadS3Config } from '../config/s3-config.js';
 import { createLogger } from '../logger.js';
 import { loadQueueTuning } from '../config/queue-tuning.js';
+import { loadScheduleConfig } from '../config/schedule-config.js';
+import { requireExportDefinitions } from '../definitions/load-export-definitions.js';
 import { parseFlags, type Command, REDIS_SETTINGS_HELP } from './command.js';
 
 export const apiCommand: Command = {
@@ -46,6 +48,7 @@ Examples:
     const queueConfig = loadQueueConfig(io.env);
     const exportConfig = loadExportConfig(io.env);
     const tuning = loadQueueTuning(io.env);
+    const schedule = loadScheduleConfig(io.env);
     const logger = createLogger({
       level: loadLogLevel(io.env),
       destination: io.stderr,
@@ -66,6 +69,7 @@ Examples:
       tokens: apiConfig.tokens,
       bodyLimitBytes: apiConfig.bodyLimitBytes,
       destinations,
+      definitions: () => requireExportDefinitions({ schedule, exportConfig }),
       dashboardReadOnly: apiConfig.dashboardReadOnly,
       logger,
     });

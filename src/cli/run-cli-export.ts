@@ -8,6 +8,7 @@ import { loadS3Config } from '../config/s3-config.js';
 import type { ConnectedWfmConfig } from '../config/wfm-config.js';
 import type { ExportFormat } from '../domain/export-format.js';
 import type { Period } from '../domain/period.js';
+import type { RowFilter } from '../domain/row-filter.js';
 import { ConfiguredExport } from '../export/configured-export.js';
 import type { ExportResult } from '../export/run-export.js';
 import { exportJobResult } from '../queue/export-job-result.js';
@@ -23,6 +24,9 @@ export interface CliExportOptions {
   readonly dest: string | undefined;
   /** --format as checked by the command (requestedFormats), else EXPORT_FORMATS. */
   readonly formats: readonly ExportFormat[] | undefined;
+  /** An export definition's filter and split (`run --export`). */
+  readonly filter?: RowFilter;
+  readonly split?: 'division';
 }
 
 export async function runCliExport(
@@ -43,7 +47,12 @@ export async function runCliExport(
   const progress = createProgressLine(io.stderr);
   try {
     const result = await configuredExport.run(
-      { period: options.period, formats },
+      {
+        period: options.period,
+        formats,
+        ...(options.filter === undefined ? {} : { filter: options.filter }),
+        ...(options.split === undefined ? {} : { split: options.split }),
+      },
       { onProgress: (p) => progress.update(p), signal },
     );
     progress.done();
