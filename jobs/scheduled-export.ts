@@ -4,8 +4,10 @@
 // each (idempotent: an unchanged one keeps its next run), then removes every `export:` scheduler
 // of a definition not in the set (or without a schedule now) and the legacy `nightly-export` one,
 // which the nightly definition's `export:nightly` replaces. It touches no other scheduler. Every
-// worker reconciles at start and on SIGHUP, so the schedules in Redis are those of the file of the
-// worker that reconciled last: give every worker the same file.
+// worker reconciles at start and on SIGHUP, one at a time (a short lock in Redis, so that two
+// workers starting together with different files do not interleave their upserts and removals),
+// so the schedules in Redis are those of the file of the worker that reconciled last: give every
+// worker the same file.
 //
 // A run takes its definition from the worker's loaded set (an unknown name is a terminal failure:
 // the definition left the file, or another worker's file has it), reads the run's local date from
@@ -14,7 +16,9 @@
 // running is joined, one completed before this run began is run again, one completed after it
 // (this very run, retried) is not.
 
+import { randomUUID } from 'node:crypto';
 import type { Job, Queue } from 'bullmq';
+import type { RedisClient } from '../src/queue/redis-connection.js';
 import type { QueueConfig } from '../src/config/queue-config.js';
 import { definitionExports, requireDefinition } from '../src/definitions/definition-exports.js';
 import { periodsOfRunAt } from '../src/definitions/definition-runs.js';
@@ -26,6 +30,7 @@ import { defaultJobOptions } from '../src/queue/export-queue.js';
 import {
   DEFINITION_SCHEDULER_PREFIX,
   definitionSchedulerId,
+  EXPORT_QUEUE_NAME,
   JOB_NAMES,
   LEGACY_NIGHTLY_SCHEDULER_ID,
 } from '../src/queue/queue-names.js';
@@ -38,7 +43,51 @@ export interface ReconciledSchedules {
   readonly removed: readonly string[];
 }
 
-/** Makes the queue's `export:` schedulers those of `set` (see the module comment). */
+/** How long one reconcile may hold the lock; it takes a few Redis round trips. */
+export const SCHEDULES_LOCK_MS = 10_000;
+/** How long a worker waits for another's reconcile before it goes ahead anyway (and says so). */
+const SCHEDULES_LOCK_WAIT_MS = 15_000;
+
+export function schedulesLockKey(prefix: string): string {
+  return `${prefix}:${EXPORT_QUEUE_NAME}:schedules-lock`;
+}
+
+/** Releases the lock only when it is still ours (it may have expired and been taken by another). */
+const RELEASE =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
+
+/**
+ * Runs `body` holding the reconcile lock of the queue's prefix. A lock held past SCHEDULES_LOCK_MS
+ * expires (a worker killed mid-reconcile does not block the others); a worker that waited
+ * SCHEDULES_LOCK_WAIT_MS goes ahead without it rather than not start.
+ */
+export async function withSchedulesLock<T>(
+  redis: RedisClient,
+  prefix: string,
+  logger: Logger,
+  body: () => Promise<T>,
+): Promise<T> {
+  const key = schedulesLockKey(prefix);
+  const token = randomUUID();
+  const deadline = Date.now() + SCHEDULES_LOCK_WAIT_MS;
+  let held = false;
+  while (!held) {
+    held = (await redis.set(key, token, 'PX', SCHEDULES_LOCK_MS, 'NX')) === 'OK';
+    if (held) break;
+    if (Date.now() > deadline) {
+      logger.warn({ key }, 'another worker held the schedules lock too long: reconciling without it');
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  try {
+    return await body();
+  } finally {
+    if (held) await redis.eval(RELEASE, 1, key, token).catch(() => undefined);
+  }
+}
+
+/** Makes the queue's `export:` schedulers those of `set` (see the module comment); call it under withSchedulesLock. */
 export async function reconcileSchedules(
   queue: Queue,
   set: ExportDefinitions,

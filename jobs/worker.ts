@@ -36,7 +36,7 @@ import { createBackfillProcessor } from './backfill.js';
 import { createExportPeriodProcessor } from './export-period.js';
 import { jobNotifications, type JobNotifications } from './job-notifications.js';
 import { createNightlyProcessor } from './nightly.js';
-import { createScheduledExportProcessor, reconcileSchedules } from './scheduled-export.js';
+import { createScheduledExportProcessor, reconcileSchedules, withSchedulesLock } from './scheduled-export.js';
 import { formatProblem } from '../src/definitions/definition-problem.js';
 import type { DefinitionsResult } from '../src/definitions/load-export-definitions.js';
 import type { ExportDefinitions } from '../src/definitions/export-definition.js';
@@ -107,6 +107,10 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
   queue.on('error', (error) => logger.warn({ err: error }, 'queue error'));
   let definitions = options.definitions.initial;
   const currentDefinitions = (): ExportDefinitions => definitions;
+  const reconcile = (set: ExportDefinitions) =>
+    withSchedulesLock(connection, queueConfig.prefix, logger, () =>
+      reconcileSchedules(queue, set, queueConfig),
+    );
   const processors: Readonly<Record<string, Processor>> = {
     [JOB_NAMES.exportPeriod]: createExportPeriodProcessor({
       exportConfig: options.exportConfig,
@@ -192,7 +196,7 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
     logger.warn({ jobId }, 'stalled job put back in the queue (its worker stopped renewing the lock)'),
   );
 
-  const schedules = await reconcileSchedules(queue, definitions, queueConfig);
+  const schedules = await reconcile(definitions);
   await worker.waitUntilReady();
   if (notifications !== undefined) {
     await notifications.worker.waitUntilReady();
@@ -245,7 +249,7 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
         return false;
       }
       try {
-        const reconciled = await reconcileSchedules(queue, loaded.definitions, queueConfig);
+        const reconciled = await reconcile(loaded.definitions);
         definitions = loaded.definitions;
         logger.info(
           {

@@ -9,7 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { reconcileSchedules, type ScheduledExportResult } from '../../jobs/scheduled-export.js';
+import {
+  reconcileSchedules,
+  schedulesLockKey,
+  withSchedulesLock,
+  type ScheduledExportResult,
+} from '../../jobs/scheduled-export.js';
+import { Redis } from 'ioredis';
 import { requireExportDefinitions } from '../../src/definitions/load-export-definitions.js';
 import { enqueueExport } from '../../src/queue/enqueue-export.js';
 import { exportJobData } from '../../src/queue/export-job-data.js';
@@ -129,6 +135,40 @@ describe('reconcileSchedules', () => {
     expect(await schedulerIds(queue)).toEqual(['export:b', 'export:d']);
     await reconcileSchedules(queue, first, h.queueConfig);
     expect(await schedulerIds(queue)).toEqual(['export:a', 'export:b']);
+  });
+  it("under the lock, two workers reconciling different files at once leave one file's schedules, never a mix", async () => {
+    const h = await withFile('exports: []\n');
+    const { queue } = h.producer;
+    const first = await definitionsOf(
+      h,
+      yaml('exports:', ...definition('a', '0 1 * * *'), ...definition('b', '0 2 * * *')),
+    );
+    const second = await definitionsOf(
+      h,
+      yaml('exports:', ...definition('c', '0 3 * * *'), ...definition('d', '0 4 * * *')),
+    );
+    const redisA = new Redis(redis.url);
+    const redisB = new Redis(redis.url);
+    try {
+      for (let round = 0; round < 5; round++) {
+        await Promise.all([
+          withSchedulesLock(redisA, h.prefix, h.logger, () =>
+            reconcileSchedules(queue, first, h.queueConfig),
+          ),
+          withSchedulesLock(redisB, h.prefix, h.logger, () =>
+            reconcileSchedules(queue, second, h.queueConfig),
+          ),
+        ]);
+        expect([
+          ['export:a', 'export:b'],
+          ['export:c', 'export:d'],
+        ]).toContainEqual(await schedulerIds(queue));
+      }
+      expect(await redisA.exists(schedulesLockKey(h.prefix))).toBe(0);
+    } finally {
+      redisA.disconnect();
+      redisB.disconnect();
+    }
   });
 });
 
