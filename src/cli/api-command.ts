@@ -21,6 +21,12 @@ Usage: shift-export api
 Serves on API_HOST:API_PORT (default 0.0.0.0:3000):
   POST /exports {from, to, formats?, dest?, force?}   queue an export: 202 {jobId}; 200 when the
                                                       same export is already queued or running
+  POST /exports {export, date?, force?}               queue the run of the export definition
+                                                      "export" (EXPORTS_FILE) that its schedule
+                                                      would make on local date "date" (default:
+                                                      today in its zone): 202 {export, date, jobs}
+  GET  /definitions[?runs=N]                          the export definitions with their next N
+                                                      runs (default 3) and the periods each exports
   GET  /exports/:id                                   state, progress, failure reason, counts, files
   GET  /exports/:id/files/:name                       a file of the export (S3: a redirect to a
                                                       presigned URL valid 5 minutes, signed for

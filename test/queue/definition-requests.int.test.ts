@@ -117,6 +117,8 @@ describe('POST /exports {export, date}', () => {
       jobs: [{ jobId, ...LAST_WEEK, state: expect.any(String) as unknown, deduplicated: false }],
     });
     await completed(jobId);
+    const view = await call(`/exports/${jobId}`);
+    expect(view.json()).toMatchObject({ export: 'weekly', dest: weeklyDest(), state: 'completed' });
     const folder = realpathSync(join(weeklyDest(), '2024-03-25_2024-03-31'));
     expect(parseManifest(readFileSync(join(folder, 'manifest.json'), 'utf8')).period).toEqual(LAST_WEEK);
     const again = await call('/exports', { export: 'weekly', date: '2024-04-01' });
