@@ -84,6 +84,13 @@ Examples:
       import('../src/queue/redis-connection.js'),
       import('./worker.js'),
     ]);
+    // From here on SIGHUP means "read EXPORTS_FILE again", never Node's default (exit): one that
+    // arrives while the worker starts is answered once it has.
+    const hangup: { reload?: () => Promise<boolean>; asked: boolean } = { asked: false };
+    process.on('SIGHUP', () => {
+      if (hangup.reload === undefined) hangup.asked = true;
+      else void hangup.reload();
+    });
     const connection = await connectRedis(queueConfig.redis, {
       role: 'worker',
       connectTimeoutMs: tuning.redisConnectTimeoutMs,
@@ -102,7 +109,8 @@ Examples:
       logger,
       notify: { config: notify, knownSecrets: secretValuesOf(io.env) },
     });
-    process.on('SIGHUP', () => void running.reloadDefinitions());
+    hangup.reload = () => running.reloadDefinitions();
+    if (hangup.asked) void hangup.reload();
     const stopped = new Promise<boolean>((resolve) => {
       const onSignal = (signal: NodeJS.Signals): void =>
         void running.stop(`received ${signal}`).then(resolve);
