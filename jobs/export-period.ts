@@ -4,7 +4,9 @@
 // configured-export.ts) on a thread of its own (export-thread.ts) — upstream from WFM_*, files to the
 // job's dest or EXPORT_DEST — with progress throttled onto the job, the BullMQ AbortSignal passed
 // down (so a cancelled job aborts its uploads), and a compact summary of the published manifest as
-// the job's result. Counters for /metrics go to Redis when the attempt ends.
+// the job's result. Counters for /metrics go to Redis when the attempt ends. A job that names an
+// export definition (`export`) takes the definition's filter and split from the worker's loaded
+// definitions; a name they do not hold fails the job at once (jobs outlive deploys).
 
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { RedisClient } from '../src/queue/redis-connection.js';
@@ -13,6 +15,8 @@ import type { ExportConfig } from '../src/config/export-config.js';
 import type { S3Config } from '../src/config/s3-config.js';
 import { assertDestinationAllowed, destinationRoots } from '../src/destinations/allowed-destination.js';
 import { parseDestination } from '../src/destination-address.js';
+import { exportScopeOf, requireDefinition } from '../src/definitions/definition-exports.js';
+import type { ExportDefinitions } from '../src/definitions/export-definition.js';
 import { ShiftExportError } from '../src/errors.js';
 import { parsePeriod } from '../src/domain/period.js';
 import type { ExportProgress } from '../src/export/progress.js';
@@ -30,6 +34,8 @@ export interface ExportPeriodDeps {
   /** Read only for an s3:// destination. */
   readonly s3Config: () => S3Config;
   readonly logger: Logger;
+  /** The worker's export definitions now, for a job that names one. */
+  readonly definitions: () => ExportDefinitions;
   /** Where the shared /metrics counters live; absent: not recorded. */
   readonly metrics?: { readonly redis: RedisClient; readonly prefix: string };
   /** Smallest time between two progress writes (default 1000 ms). */
@@ -53,6 +59,8 @@ export function createExportPeriodProcessor(
     // Three checks, each before writes the others do not cover: this one before the destination's
     // check() (mkdir and a probe file; and the only one for S3), begin()'s before the first export
     // file (the divisions are fetched in between), beforeSealing's before the manifest and link.
+    const scope =
+      data.export === undefined ? {} : exportScopeOf(requireDefinition(deps.definitions(), data.export));
     const destText = data.dest ?? deps.exportConfig.dest;
     await assertDestinationAllowed(destText, roots);
     const s3 = parseDestination(destText).kind === 's3' ? deps.s3Config() : undefined;
@@ -73,6 +81,7 @@ export function createExportPeriodProcessor(
       from: data.from,
       to: data.to,
       formats: data.formats,
+      ...scope,
       dest: destText,
       exportConfig: deps.exportConfig,
       wfm: deps.wfm,

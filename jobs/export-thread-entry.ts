@@ -58,7 +58,12 @@ try {
     onUpstreamRetry: () => void upstreamRetries++,
   });
   const result = await configuredExport.run(
-    { period, formats: input.formats },
+    {
+      period,
+      formats: input.formats,
+      ...(input.filter === undefined ? {} : { filter: input.filter }),
+      ...(input.split === undefined ? {} : { split: input.split }),
+    },
     { onProgress: (progress) => post({ type: 'progress', progress }), signal: abort.signal },
   );
   outcome = {

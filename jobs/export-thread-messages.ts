@@ -5,6 +5,7 @@
 import type { ConnectedWfmConfig } from '../src/config/wfm-config.js';
 import type { ExportConfig } from '../src/config/export-config.js';
 import type { ExportFormat } from '../src/domain/export-format.js';
+import type { RowFilter } from '../src/domain/row-filter.js';
 import type { LogLevel } from '../src/logger.js';
 import type { S3Config } from '../src/config/s3-config.js';
 import type { ExportProgress } from '../src/export/progress.js';
@@ -16,6 +17,9 @@ export interface ExportThreadInput {
   readonly from: string;
   readonly to: string;
   readonly formats: readonly ExportFormat[];
+  /** The export definition's filter and split (export-period.ts resolves them from the job's `export`). */
+  readonly filter?: RowFilter;
+  readonly split?: 'division';
   /** Already allowed by the main thread; the export checks it again before each write. */
   readonly dest: string;
   readonly exportConfig: ExportConfig;

@@ -1,22 +1,21 @@
-// The nightly run: its schedule and its period rule. The worker upserts one BullMQ Job Scheduler
-// (NIGHTLY_CRON in NIGHTLY_TZ); each run enqueues one export job per day — yesterday in that zone
-// and the LOOKBACK_DAYS days before it — because shifts that finish late appear in the report only
-// after they finish, so a day is exported again on the following nights. The day jobs use the
+// The legacy nightly run: jobs named `nightly` that its scheduler (`nightly-export`, before export
+// definitions) left in Redis. The nightly schedule is now the `nightly` export definition's
+// `export:nightly` (scheduled-export.ts), which exports the same days to the same place; this
+// processor runs what an upgrade finds still queued. Each run enqueues one export job per day —
+// yesterday in NIGHTLY_TZ and the LOOKBACK_DAYS days before it — because shifts that finish late
+// appear in the report only after they finish, so a day is exported again on the following nights. The day jobs use the
 // ordinary export ids: one that is waiting or running (say, an on-demand export of the same day) is
 // joined, not duplicated; one that completed before this run began is run again; one completed
 // after it (this very run, retried) is not.
 
 import type { Job, Queue } from 'bullmq';
 import type { ExportConfig } from '../src/config/export-config.js';
-import type { QueueConfig } from '../src/config/queue-config.js';
 import type { ScheduleConfig } from '../src/config/schedule-config.js';
 import { daysFromCivil } from 'wfm-contract/civil-time';
 import { periodFromDay, type Period } from '../src/domain/period.js';
 import type { Logger } from '../src/logger.js';
 import { enqueueExport } from '../src/queue/enqueue-export.js';
 import { exportJobData, nightlyJobDataSchema, parseJobData } from '../src/queue/export-job-data.js';
-import { defaultJobOptions } from '../src/queue/export-queue.js';
-import { JOB_NAMES, NIGHTLY_SCHEDULER_ID } from '../src/queue/queue-names.js';
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -50,27 +49,6 @@ export function nightlyPeriods(at: number, tz: string, lookbackDays: number): Pe
   const periods: Period[] = [];
   for (let back = 0; back <= lookbackDays; back++) periods.push(periodFromDay(yesterday - back));
   return periods;
-}
-
-/**
- * Registers (or updates) the nightly Job Scheduler with the configured cron pattern and zone, or
- * removes it when NIGHTLY_ENABLED is false. Every worker calls this at start: the upsert is
- * idempotent, so the last one started wins, and all should share the same settings.
- */
-export async function upsertNightlySchedule(
-  queue: Queue,
-  schedule: ScheduleConfig,
-  settings: Pick<QueueConfig, 'attempts' | 'backoffMs'>,
-): Promise<void> {
-  if (!schedule.enabled) {
-    await queue.removeJobScheduler(NIGHTLY_SCHEDULER_ID);
-    return;
-  }
-  await queue.upsertJobScheduler(
-    NIGHTLY_SCHEDULER_ID,
-    { pattern: schedule.cron, tz: schedule.tz },
-    { name: JOB_NAMES.nightly, data: {}, opts: defaultJobOptions(settings) },
-  );
 }
 
 export interface NightlyDeps {

@@ -13,11 +13,13 @@ import { loadWfmConfig, requireUpstream } from '../src/config/wfm-config.js';
 import { createLogger } from '../src/logger.js';
 import { secretValuesOf } from '../src/redact-secrets.js';
 import { loadQueueTuning } from '../src/config/queue-tuning.js';
-import { parseFlags, type Command } from '../src/cli/command.js';
+import { parseFlags, writeLine, type Command } from '../src/cli/command.js';
+import { formatProblem } from '../src/definitions/definition-problem.js';
+import { loadExportDefinitions } from '../src/definitions/load-export-definitions.js';
 
 export const workerCommand: Command = {
   name: 'worker',
-  summary: 'run a queue worker: on-demand, nightly and backfill exports (needs Redis)',
+  summary: 'run a queue worker: on-demand, scheduled and backfill exports (needs Redis)',
   help: `
 Usage: shift-export worker
 
@@ -25,8 +27,17 @@ Runs a BullMQ worker on the queue "shift-exports" in Redis (REDIS_URL, or REDIS_
 REDIS_SENTINELS with REDIS_SENTINEL_NAME): it takes export jobs (from
 \`enqueue\`, \`backfill\`, the control API and the nightly schedule) and writes each export to the
 job's destination or EXPORT_DEST. A job whose destination lies outside EXPORT_DEST and
-EXPORT_DEST_ALLOW (real paths compared) fails at once with DEST_NOT_ALLOWED, whoever queued it. At start it registers the nightly schedule (NIGHTLY_CRON in
-NIGHTLY_TZ: yesterday plus LOOKBACK_DAYS days before it, each re-exported every night).
+EXPORT_DEST_ALLOW (real paths compared) fails at once with DEST_NOT_ALLOWED, whoever queued it.
+
+At start it loads the export definitions (EXPORTS_FILE; without it the one definition "nightly":
+NIGHTLY_CRON in NIGHTLY_TZ, yesterday plus LOOKBACK_DAYS days before it, into EXPORT_DEST) and
+keeps one BullMQ Job Scheduler per scheduled definition, id export:NAME, with its cron and time
+zone; it removes the export:* schedulers of definitions not in the file (and the scheduler
+nightly-export of versions before definitions). A file with problems stops it with exit code 2 and
+one line per problem (as \`shift-export exports check\` prints them). On SIGHUP it reads the file
+again and reconciles the schedulers without a restart; a file that fails to load then keeps the
+schedules in force and logs one error line. The schedulers in Redis are those of the worker that
+started or reloaded last: give every worker the same EXPORTS_FILE.
 
 Run as many workers as you like, on as many machines, against the same Redis: each takes
 WORKER_CONCURRENCY jobs at a time, each export on a thread of its own (so up to that many cores),
@@ -48,6 +59,7 @@ Examples:
   REDIS_URL=redis://redis:6379 WFM_BASE_URL=https://wfm.example.com WFM_TOKEN_FILE=/run/secrets/wfm \\
     EXPORT_DEST=s3://reports/shifts npx shift-export worker
   WORKER_CONCURRENCY=2 NIGHTLY_TZ=Europe/Berlin npx shift-export worker
+  EXPORTS_FILE=/etc/shift-export/exports.yaml npx shift-export worker   # then: kill -HUP <pid>
 `,
   async run(argv, io) {
     parseFlags('worker', argv, {});
@@ -58,6 +70,13 @@ Examples:
     const exportConfig = loadExportConfig(io.env, queueConfig.concurrency);
     const wfm = requireUpstream(loadWfmConfig(io.env));
     const notify = loadNotifyConfig(io.env);
+    // Before Redis: a file the worker cannot run is told at once, one line per problem.
+    const loadDefinitions = () => loadExportDefinitions({ schedule, exportConfig });
+    const loaded = await loadDefinitions();
+    if (!loaded.ok) {
+      for (const problem of loaded.problems) writeLine(io.stderr, formatProblem(problem));
+      return 2;
+    }
     const logger = createLogger({
       level: loadLogLevel(io.env),
       destination: io.stderr,
@@ -67,6 +86,13 @@ Examples:
       import('../src/queue/redis-connection.js'),
       import('./worker.js'),
     ]);
+    // From here on SIGHUP means "read EXPORTS_FILE again", never Node's default (exit): one that
+    // arrives while the worker starts is answered once it has.
+    const hangup: { reload?: () => Promise<boolean>; asked: boolean } = { asked: false };
+    process.on('SIGHUP', () => {
+      if (hangup.reload === undefined) hangup.asked = true;
+      else void hangup.reload();
+    });
     const connection = await connectRedis(queueConfig.redis, {
       role: 'worker',
       connectTimeoutMs: tuning.redisConnectTimeoutMs,
@@ -78,12 +104,15 @@ Examples:
       queueConfig,
       tuning,
       schedule,
+      definitions: { initial: loaded.definitions, load: loadDefinitions },
       exportConfig,
       wfm,
       s3Config: () => loadS3Config(io.env),
       logger,
       notify: { config: notify, knownSecrets: secretValuesOf(io.env) },
     });
+    hangup.reload = () => running.reloadDefinitions();
+    if (hangup.asked) void hangup.reload();
     const stopped = new Promise<boolean>((resolve) => {
       const onSignal = (signal: NodeJS.Signals): void =>
         void running.stop(`received ${signal}`).then(resolve);

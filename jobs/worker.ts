@@ -1,5 +1,7 @@
-// The worker process: one BullMQ Worker on `shift-exports` running the three job kinds, the nightly
-// Job Scheduler upserted at start, and the graceful stop. On the first SIGTERM/SIGINT the worker
+// The worker process: one BullMQ Worker on `shift-exports` running the job kinds, the export
+// definitions' Job Schedulers reconciled at start and on reloadDefinitions (SIGHUP: the file read
+// again without a restart; a file that fails to load keeps the schedules in force), and the
+// graceful stop. On the first SIGTERM/SIGINT the worker
 // takes no new job and gives running exports SHUTDOWN_GRACE_MS to finish; then it aborts them
 // (BullMQ's AbortSignal -> runExport -> uploads aborted, nothing published) and hands each job
 // back to the wait list with job.moveToWait — no attempt used, another worker takes it at once.
@@ -33,7 +35,11 @@ import { backoffStrategy } from '../src/queue/retry-backoff.js';
 import { createBackfillProcessor } from './backfill.js';
 import { createExportPeriodProcessor } from './export-period.js';
 import { jobNotifications, type JobNotifications } from './job-notifications.js';
-import { createNightlyProcessor, upsertNightlySchedule } from './nightly.js';
+import { createNightlyProcessor } from './nightly.js';
+import { createScheduledExportProcessor, reconcileSchedules, withSchedulesLock } from './scheduled-export.js';
+import { formatProblem } from '../src/definitions/definition-problem.js';
+import type { DefinitionsResult } from '../src/definitions/load-export-definitions.js';
+import type { ExportDefinitions } from '../src/definitions/export-definition.js';
 import { createNotifyProcessor } from './notify.js';
 
 /** Webhook deliveries one worker process runs at once (each waits at most NOTIFY_TIMEOUT_MS). */
@@ -50,6 +56,14 @@ export interface ExportWorkerOptions {
   readonly queueConfig: QueueConfig;
   readonly tuning: QueueTuning;
   readonly schedule: ScheduleConfig;
+  /**
+   * The export definitions loaded at start (requireExportDefinitions: a bad file never gets this
+   * far), and how to load them again on reloadDefinitions.
+   */
+  readonly definitions: {
+    readonly initial: ExportDefinitions;
+    readonly load: () => Promise<DefinitionsResult>;
+  };
   readonly exportConfig: ExportConfig;
   readonly wfm: ConnectedWfmConfig;
   readonly s3Config: () => S3Config;
@@ -69,6 +83,13 @@ export interface RunningExportWorker {
   readonly queue: Queue;
   /** The worker of `shift-export-notifications`, when NOTIFY_WEBHOOK_URL is set. */
   readonly notifyWorker: Worker | undefined;
+  /** The definitions in force: the file as last loaded successfully. */
+  definitions(): ExportDefinitions;
+  /**
+   * Loads the definitions again (SIGHUP) and reconciles the schedules with them. A file that fails
+   * to load changes nothing and logs one error line; resolves whether the new file is in force.
+   */
+  reloadDefinitions(): Promise<boolean>;
   /**
    * Stops taking jobs, lets running ones finish within the grace period, then aborts and hands
    * them back, closes the connections. Resolves true when everything closed in time. A second call
@@ -84,14 +105,26 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
   const queue = openExportQueue(connection, queueConfig);
   // Without a listener BullMQ prints connection errors to the console, outside the JSON log.
   queue.on('error', (error) => logger.warn({ err: error }, 'queue error'));
+  let definitions = options.definitions.initial;
+  const currentDefinitions = (): ExportDefinitions => definitions;
+  const reconcile = (set: ExportDefinitions) =>
+    withSchedulesLock(connection, queueConfig.prefix, logger, () =>
+      reconcileSchedules(queue, set, queueConfig),
+    );
   const processors: Readonly<Record<string, Processor>> = {
     [JOB_NAMES.exportPeriod]: createExportPeriodProcessor({
       exportConfig: options.exportConfig,
       wfm: options.wfm,
       s3Config: options.s3Config,
       logger,
+      definitions: currentDefinitions,
       metrics: { redis: connection, prefix: queueConfig.prefix },
       ...(options.progressIntervalMs === undefined ? {} : { progressIntervalMs: options.progressIntervalMs }),
+    }),
+    [JOB_NAMES.scheduledExport]: createScheduledExportProcessor({
+      queue,
+      definitions: currentDefinitions,
+      logger,
     }),
     [JOB_NAMES.nightly]: createNightlyProcessor({
       queue,
@@ -163,7 +196,7 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
     logger.warn({ jobId }, 'stalled job put back in the queue (its worker stopped renewing the lock)'),
   );
 
-  await upsertNightlySchedule(queue, options.schedule, queueConfig);
+  const schedules = await reconcile(definitions);
   await worker.waitUntilReady();
   if (notifications !== undefined) {
     await notifications.worker.waitUntilReady();
@@ -182,17 +215,58 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
       redis: queueConfig.redis.where,
       prefix: queueConfig.prefix,
       concurrency: queueConfig.concurrency,
-      nightly: options.schedule.enabled
-        ? {
-            cron: options.schedule.cron,
-            tz: options.schedule.tz,
-            lookbackDays: options.schedule.lookbackDays,
-          }
-        : false,
+      definitions: definitionsSource(definitions),
+      schedules: schedules.upserted,
+      schedulesRemoved: schedules.removed,
       notify: notifications === undefined ? false : notifications.targets,
     },
     'worker started',
   );
+
+  // One reload at a time: a second SIGHUP during a reload waits for it, then reads the file again.
+  let reloading: Promise<boolean> = Promise.resolve(true);
+  const reloadDefinitions = (): Promise<boolean> => {
+    reloading = reloading.then(async () => {
+      const loaded = await options.definitions.load().catch((error: unknown): DefinitionsResult => ({
+        ok: false,
+        problems: [
+          {
+            file: 'EXPORTS_FILE',
+            line: undefined,
+            column: undefined,
+            path: '',
+            message: error instanceof Error ? error.message : String(error),
+          },
+        ],
+      }));
+      if (!loaded.ok) {
+        const [first] = loaded.problems;
+        const more = loaded.problems.length > 1 ? ` (and ${loaded.problems.length - 1} more)` : '';
+        logger.error(
+          { problems: loaded.problems.map(formatProblem), schedules: 'unchanged' },
+          `export definitions not reloaded, the schedules in force are kept: ${first === undefined ? 'invalid' : formatProblem(first)}${more}`,
+        );
+        return false;
+      }
+      try {
+        const reconciled = await reconcile(loaded.definitions);
+        definitions = loaded.definitions;
+        logger.info(
+          {
+            definitions: definitionsSource(definitions),
+            schedules: reconciled.upserted,
+            schedulesRemoved: reconciled.removed,
+          },
+          'export definitions reloaded',
+        );
+        return true;
+      } catch (error) {
+        logger.error({ err: error }, 'export definitions not reloaded: the schedules could not be written');
+        return false;
+      }
+    });
+    return reloading;
+  };
 
   let stopping: Promise<boolean> | undefined;
   let cutGraceShort: (() => void) | undefined;
@@ -250,7 +324,25 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
     return stopping;
   };
 
-  return { worker, queue, notifyWorker: notifications?.worker, stop };
+  return {
+    worker,
+    queue,
+    notifyWorker: notifications?.worker,
+    definitions: currentDefinitions,
+    reloadDefinitions,
+    stop,
+  };
+}
+
+/** What the log says of a set of definitions: where they came from and their names. */
+function definitionsSource(set: ExportDefinitions): {
+  readonly file: string | null;
+  readonly names: string[];
+} {
+  return {
+    file: set.source.kind === 'file' ? set.source.file : null,
+    names: set.definitions.map((d) => d.name),
+  };
 }
 
 interface Notifications {

@@ -58,7 +58,8 @@ const MAY_IMPORT: Readonly<Record<Room, readonly Room[]>> = {
   // Redis, queue names, job schemas, producers. The job's result is the manifest's summary, so
   // its schema is read from render/manifest.
   queue: ['render', 'config', 'domain', 'shared'],
-  api: ['queue', 'export', 'destinations', 'render', 'config', 'domain', 'shared'],
+  // GET /definitions and the definition form of POST /exports read the export definitions.
+  api: ['definitions', 'queue', 'export', 'destinations', 'render', 'config', 'domain', 'shared'],
   // Webhooks: an event is the summary an export job returns (queue/export-job-result), it is
   // delivered through a queue of its own under the queue's names and backoff, and its S3 file
   // links are presigned by the destination that holds the files.

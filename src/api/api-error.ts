@@ -37,6 +37,8 @@ const FASTIFY_CODES: Readonly<Record<string, readonly [number, string]>> = {
 const SHIFT_EXPORT_CODES: Readonly<Record<string, readonly [number, string]>> = {
   DEST_NOT_FOUND: [404, 'not_found'],
   DEST_NOT_ALLOWED: [403, 'forbidden'],
+  // The server's EXPORTS_FILE, not the request: the definitions cannot be used until it is fixed.
+  EXPORTS_FILE_INVALID: [503, 'exports_file_invalid'],
 };
 
 /** Messages of ioredis and BullMQ when Redis is not connected. */

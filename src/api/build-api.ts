@@ -15,6 +15,8 @@ import { credentialOf, tokenChecker } from './bearer-auth.js';
 import { DASHBOARD_PATH, registerDashboard } from './dashboard.js';
 import type { DestinationPool } from './destination-pool.js';
 import { registerExportRoutes } from './exports-routes.js';
+import { registerDefinitionsRoutes } from './definitions-routes.js';
+import type { ExportDefinitions } from '../definitions/export-definition.js';
 import { registerHealthRoute } from './health-route.js';
 
 export interface ApiDeps {
@@ -27,6 +29,8 @@ export interface ApiDeps {
   readonly tokens: readonly string[];
   readonly bodyLimitBytes: number;
   readonly destinations: DestinationPool;
+  /** The export definitions as the worker would load them now (read per request); throws ExportsFileInvalidError. */
+  readonly definitions: () => Promise<ExportDefinitions>;
   /** DASHBOARD_READ_ONLY: Bull Board's write actions refused. */
   readonly dashboardReadOnly: boolean;
   readonly logger: Logger;
@@ -83,7 +87,9 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     queue: deps.queue,
     exportConfig: deps.exportConfig,
     destinations: deps.destinations,
+    definitions: deps.definitions,
   });
+  registerDefinitionsRoutes(app, { definitions: deps.definitions });
   registerHealthRoute(app, { redis: deps.redis, destinations: deps.destinations });
 
   const metrics = new ApiMetrics();

@@ -4,6 +4,11 @@
 //   GET  /exports/:id               the job: state, progress, failure reason, export summary
 //   GET  /exports/:id/files/:name   a file of the completed export: a redirect to a presigned S3 URL
 //                                   valid FILE_URL_SECONDS, or the file streamed from a local folder
+//   POST /exports {export, date?, force?}
+//                                   queue the run of an export definition that its schedule would
+//                                   make on local date `date` (default: today in its zone): one job
+//                                   per period; 202 {export, date, jobs: [{jobId, from, to, state,
+//                                   deduplicated}]} when one was queued, else 200
 // Bodies are checked with a strict zod schema (an unknown field is a 400), then as the CLI checks
 // its flags (real period within EXPORT_MAX_DAYS, known formats, an acceptable destination); a
 // `dest` must lie inside EXPORT_DEST or EXPORT_DEST_ALLOW (api-destination.ts). Downloads read only
@@ -24,6 +29,11 @@ import { loadJobView } from '../queue/job-view.js';
 import { parseManifest } from '../render/manifest.js';
 import { assertApiDestination } from './api-destination.js';
 import { ApiError } from './api-error.js';
+import { definitionExports, requireDefinition, runDayOf } from '../definitions/definition-exports.js';
+import { periodsOnRunDay } from '../definitions/definition-runs.js';
+import type { ExportDefinitions } from '../definitions/export-definition.js';
+import { formatDay } from 'wfm-contract/civil-time';
+import { exportJobData } from '../queue/export-job-data.js';
 import type { DestinationPool } from './destination-pool.js';
 
 /** Lifetime of presigned download URLs. */
@@ -37,6 +47,13 @@ export const exportBodySchema = z.strictObject({
   force: z.boolean().optional(),
 });
 
+/** The definition form: the run of an export definition (definitions-routes.ts). */
+export const definitionRunBodySchema = z.strictObject({
+  export: z.string().min(1).max(64),
+  date: z.string().max(32).optional(),
+  force: z.boolean().optional(),
+});
+
 const JOB_ID = /^[A-Za-z0-9][A-Za-z0-9_.+-]{0,255}$/;
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
@@ -44,18 +61,29 @@ export interface ExportRoutesDeps {
   readonly queue: Queue;
   readonly exportConfig: ExportConfig;
   readonly destinations: DestinationPool;
+  /** The export definitions as the worker would load them now; throws ExportsFileInvalidError. */
+  readonly definitions: () => Promise<ExportDefinitions>;
+  readonly now?: () => number;
 }
 
-function bodyOf(body: unknown): z.infer<typeof exportBodySchema> {
-  const parsed = exportBodySchema.safeParse(body ?? undefined);
-  if (parsed.success) return parsed.data;
+type Body =
+  | { readonly kind: 'period'; readonly body: z.infer<typeof exportBodySchema> }
+  | { readonly kind: 'definition'; readonly body: z.infer<typeof definitionRunBodySchema> };
+
+/** The body in one of its two forms: a member `export` makes it the definition form. */
+function bodyOf(body: unknown): Body {
+  const definitionForm = typeof body === 'object' && body !== null && 'export' in body;
+  const parsed = definitionForm
+    ? definitionRunBodySchema.safeParse(body)
+    : exportBodySchema.safeParse(body ?? undefined);
+  if (parsed.success)
+    return definitionForm
+      ? { kind: 'definition', body: parsed.data as z.infer<typeof definitionRunBodySchema> }
+      : { kind: 'period', body: parsed.data as z.infer<typeof exportBodySchema> };
   const issue = parsed.error.issues[0];
   const where = issue === undefined || issue.path.length === 0 ? 'the body' : issue.path.join('.');
-  throw new ApiError(
-    400,
-    'invalid_body',
-    `${where}: ${issue?.message ?? 'invalid'} (expected {from, to, formats?, dest?, force?})`,
-  );
+  const expected = definitionForm ? '{export, date?, force?}' : '{from, to, formats?, dest?, force?}';
+  throw new ApiError(400, 'invalid_body', `${where}: ${issue?.message ?? 'invalid'} (expected ${expected})`);
 }
 
 function checkedJobId(id: string): string {
@@ -66,7 +94,23 @@ function checkedJobId(id: string): string {
 export function registerExportRoutes(app: FastifyInstance, deps: ExportRoutesDeps): void {
   const roots = destinationRoots(deps.exportConfig);
   app.post('/exports', async (request, reply) => {
-    const body = bodyOf(request.body);
+    const parsed = bodyOf(request.body);
+    if (parsed.kind === 'definition') {
+      const { body } = parsed;
+      const definition = requireDefinition(await deps.definitions(), body.export);
+      const day = runDayOf(definition, body.date, 'date', deps.now?.() ?? Date.now());
+      const jobs = [];
+      for (const planned of definitionExports(definition, periodsOnRunDay(definition, day))) {
+        const { from, to } = planned.period;
+        const data = exportJobData(from, to, planned.formats, planned.dest, planned.definition);
+        const outcome = await enqueueExport(deps.queue, data, { force: body.force === true });
+        jobs.push({ jobId: outcome.jobId, from, to, state: outcome.state, deduplicated: !outcome.created });
+      }
+      return reply
+        .code(jobs.some((j) => !j.deduplicated) ? 202 : 200)
+        .send({ export: definition.name, date: formatDay(day), jobs });
+    }
+    const { body } = parsed;
     const data = checkExportRequest(
       { from: body.from, to: body.to, formats: body.formats, dest: body.dest },
       deps.exportConfig,

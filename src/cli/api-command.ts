@@ -8,6 +8,8 @@ import { loadQueueConfig } from '../config/queue-config.js';
 import { loadS3Config } from '../config/s3-config.js';
 import { createLogger } from '../logger.js';
 import { loadQueueTuning } from '../config/queue-tuning.js';
+import { loadScheduleConfig } from '../config/schedule-config.js';
+import { requireExportDefinitions } from '../definitions/load-export-definitions.js';
 import { parseFlags, type Command, REDIS_SETTINGS_HELP } from './command.js';
 
 export const apiCommand: Command = {
@@ -19,6 +21,12 @@ Usage: shift-export api
 Serves on API_HOST:API_PORT (default 0.0.0.0:3000):
   POST /exports {from, to, formats?, dest?, force?}   queue an export: 202 {jobId}; 200 when the
                                                       same export is already queued or running
+  POST /exports {export, date?, force?}               queue the run of the export definition
+                                                      "export" (EXPORTS_FILE) that its schedule
+                                                      would make on local date "date" (default:
+                                                      today in its zone): 202 {export, date, jobs}
+  GET  /definitions[?runs=N]                          the export definitions with their next N
+                                                      runs (default 3) and the periods each exports
   GET  /exports/:id                                   state, progress, failure reason, counts, files
   GET  /exports/:id/files/:name                       a file of the export (S3: a redirect to a
                                                       presigned URL valid 5 minutes, signed for
@@ -49,6 +57,7 @@ Examples:
     const queueConfig = loadQueueConfig(io.env);
     const exportConfig = loadExportConfig(io.env);
     const tuning = loadQueueTuning(io.env);
+    const schedule = loadScheduleConfig(io.env);
     const logger = createLogger({
       level: loadLogLevel(io.env),
       destination: io.stderr,
@@ -69,6 +78,7 @@ Examples:
       tokens: apiConfig.tokens,
       bodyLimitBytes: apiConfig.bodyLimitBytes,
       destinations,
+      definitions: () => requireExportDefinitions({ schedule, exportConfig }),
       dashboardReadOnly: apiConfig.dashboardReadOnly,
       logger,
     });

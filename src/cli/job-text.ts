@@ -103,6 +103,7 @@ export function formatJobDetails(view: JobView): string {
     `Period    ${periodText(view)}`,
     `Formats   ${view.formats.length === 0 ? '-' : view.formats.join(',')}`,
     `Dest      ${view.dest === null ? '(EXPORT_DEST of the worker)' : oneLine(view.dest)}`,
+    ...(view.export === null ? [] : [`Export    ${oneLine(view.export)} (export definition)`]),
     attemptsText(view),
     `Created   ${shortTime(view.created_at)}`,
     `Started   ${shortTime(view.started_at)}`,

@@ -1,5 +1,5 @@
 // The `shift-export` command: dispatches to one file per command and turns every failure into one
-// line on stderr with a non-zero exit code (2 for usage and configuration, 1 for everything else).
+// line on stderr with a non-zero exit code (2 for usage, configuration and a bad EXPORTS_FILE, 1 for everything else).
 
 import { processEnv } from '../config/load-config.js';
 import { loadLogLevel } from '../config/log-level.js';
@@ -72,7 +72,14 @@ export async function main(
     );
     if (
       error instanceof ShiftExportError &&
-      ['USAGE', 'CONFIG_INVALID', 'REQUEST_INVALID', 'DEST_INVALID', 'DEST_NOT_ALLOWED'].includes(error.code)
+      [
+        'USAGE',
+        'CONFIG_INVALID',
+        'REQUEST_INVALID',
+        'DEST_INVALID',
+        'DEST_NOT_ALLOWED',
+        'EXPORTS_FILE_INVALID',
+      ].includes(error.code)
     ) {
       return 2;
     }

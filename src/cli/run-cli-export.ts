@@ -8,6 +8,7 @@ import { loadS3Config } from '../config/s3-config.js';
 import type { ConnectedWfmConfig } from '../config/wfm-config.js';
 import type { ExportFormat } from '../domain/export-format.js';
 import type { Period } from '../domain/period.js';
+import type { RowFilter } from '../domain/row-filter.js';
 import { ConfiguredExport } from '../export/configured-export.js';
 import type { ExportResult } from '../export/run-export.js';
 import { exportJobResult } from '../queue/export-job-result.js';
@@ -25,6 +26,9 @@ export interface CliExportOptions {
   readonly formats: readonly ExportFormat[] | undefined;
   /** The command's logger (commandLogger: `run` and `demo` keep quiet in different cases). */
   readonly logger: Logger;
+  /** An export definition's filter and split (`run --export`). */
+  readonly filter?: RowFilter;
+  readonly split?: 'division';
 }
 
 export async function runCliExport(
@@ -44,7 +48,12 @@ export async function runCliExport(
   const progress = createProgressLine(io.stderr);
   try {
     const result = await configuredExport.run(
-      { period: options.period, formats },
+      {
+        period: options.period,
+        formats,
+        ...(options.filter === undefined ? {} : { filter: options.filter }),
+        ...(options.split === undefined ? {} : { split: options.split }),
+      },
       { onProgress: (p) => progress.update(p), signal },
     );
     progress.done();

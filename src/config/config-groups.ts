@@ -19,7 +19,7 @@ export const CONFIG_GROUPS = [
   { heading: 'S3 (when a destination is s3://bucket/prefix)', variables: s3Variables },
   { heading: 'Redis and the job queue', variables: queueVariables },
   { heading: 'Waiting for Redis, job locks and stalled jobs', variables: queueTuningVariables },
-  { heading: 'Nightly schedule', variables: scheduleVariables },
+  { heading: 'Export definitions and the nightly schedule', variables: scheduleVariables },
   { heading: 'Control API and dashboard', variables: apiVariables },
   { heading: 'Notifications (webhooks)', variables: notifyVariables },
   { heading: 'Logging', variables: logVariables },

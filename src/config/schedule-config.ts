@@ -1,5 +1,6 @@
-// The nightly schedule group of settings: whether the worker keeps the nightly export scheduled,
-// its cron pattern and time zone, and how many days before yesterday each run exports again.
+// The schedule group of settings: the export definitions file, and, without one, the nightly
+// definition's settings: whether it is scheduled, its cron pattern and time zone, and how many days
+// before yesterday each run exports again.
 
 import { z } from 'zod';
 import { envVar, type Loaded } from './env-var.js';
@@ -24,13 +25,13 @@ export const scheduleVariables = {
       .string()
       .refine((p) => !hasControlCharacters(p), 'must not contain control characters')
       .optional(),
-    'YAML file of export definitions (docs/examples/exports.yaml), each a name, schedule, period, formats, dest, filter, split and deliver; `shift-export exports check` checks it. A definition without formats or dest gets EXPORT_FORMATS and EXPORT_DEST/NAME. Set, it replaces NIGHTLY_* and LOOKBACK_DAYS; unset, one definition named nightly is made of them, EXPORT_FORMATS and EXPORT_DEST (its files stay in EXPORT_DEST itself).',
+    'YAML file of export definitions (docs/examples/exports.yaml), each a name, schedule, period, formats, dest, filter, split and deliver; `shift-export exports check` checks it. A definition without formats or dest gets EXPORT_FORMATS and EXPORT_DEST/NAME. The worker loads it at start (a file with problems: exit 2, one line per problem), keeps one Job Scheduler export:NAME per definition with a schedule (its cron and tz) and removes the export:* schedulers of definitions not in the file; on SIGHUP it reads the file again (a file that fails to load keeps the schedules in force). Give every worker the same file: the schedulers are those of the worker that started or reloaded last. `run --export NAME`, `enqueue --export NAME`, POST /exports {"export": NAME} and GET /definitions read it too. Set, it replaces NIGHTLY_* and LOOKBACK_DAYS; unset, one definition named nightly is made of them, EXPORT_FORMATS and EXPORT_DEST (its files stay in EXPORT_DEST itself).',
     { docDefault: '(none: the nightly definition)' },
   ),
   enabled: envVar(
     'NIGHTLY_ENABLED',
     flag(true),
-    'Whether the worker upserts the nightly schedule; false removes it (give every worker the same value).',
+    'Without EXPORTS_FILE: whether the nightly definition is scheduled (Job Scheduler export:nightly); false removes the schedule, the definition then runs on demand only (give every worker the same value).',
   ),
   cron: envVar(
     'NIGHTLY_CRON',

@@ -10,6 +10,7 @@ import { ChangeRecorder } from '../changes/change-recorder.js';
 import type { ExportFormat } from '../domain/export-format.js';
 import type { Destination } from '../destinations/destination.js';
 import type { Period } from '../domain/period.js';
+import type { RowFilter } from '../domain/row-filter.js';
 import { AbortedError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { divisionDirectory, type DivisionDirectory } from '../pipeline/enrich.js';
@@ -29,10 +30,14 @@ import type { ShiftSource } from './shift-source.js';
 import { streamBatches } from './stream-batches.js';
 import { throwIfAborted } from './throw-if-aborted.js';
 
-/** What one export covers: a period, in the formats asked for. */
+/** What one export covers: a period, in the formats asked for, filtered and split as its definition says. */
 export interface ExportScope {
   readonly period: Period;
   readonly formats: readonly ExportFormat[];
+  /** Only the shifts of these divisions, regions and shops (an export definition's `filter:`). */
+  readonly filter?: RowFilter;
+  /** `division`: one folder of files per division (an export definition's `split:`). */
+  readonly split?: 'division';
 }
 
 export interface ExportDependencies {

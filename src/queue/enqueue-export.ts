@@ -61,7 +61,7 @@ export async function enqueueExport(
   options: EnqueueOptions = {},
 ): Promise<EnqueueResult> {
   const period: Period = { from: data.from, to: data.to };
-  const jobId = exportJobId(period, data.formats, data.dest);
+  const jobId = exportJobId(period, data.formats, data.dest, data.export);
   const existing = await queue.getJob(jobId);
   if (existing !== undefined) {
     const state = await existing.getState();

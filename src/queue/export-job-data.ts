@@ -17,22 +17,37 @@ const formats = z
 /** A destination as given (folder or s3://bucket/prefix); parsed and checked where it is used. */
 const dest = z.string().min(1).max(1024);
 
-/** One period to export. `dest` absent: the worker's EXPORT_DEST. */
-export const exportJobDataSchema = z.strictObject({
+/** An export definition's name (EXPORTS_FILE), as the loader allows it. */
+const definitionName = z.string().regex(/^[a-z0-9-]{1,64}$/, 'expected an export definition name');
+
+/** One period, in formats, to a destination: what every export job and a backfill's parent share. */
+const periodJobDataSchema = z.strictObject({
   from: day,
   to: day,
   formats,
   dest: dest.optional(),
 });
 
+/**
+ * One period to export. `dest` absent: the worker's EXPORT_DEST. `export` names the export
+ * definition whose run queued it: the worker takes its filter, split and delivery from its own
+ * loaded definitions when the job runs (absent, as in every job queued before definitions existed:
+ * an export of everything, delivered as NOTIFY_* says).
+ */
+export const exportJobDataSchema = periodJobDataSchema.extend({ export: definitionName.optional() });
+
 export type ExportJobData = z.infer<typeof exportJobDataSchema>;
+
+/** A scheduled run of an export definition (its Job Scheduler `export:<name>`): the name alone. */
+export const definitionRunJobDataSchema = z.strictObject({ export: definitionName });
+export type DefinitionRunJobData = z.infer<typeof definitionRunJobDataSchema>;
 
 /** The nightly run: everything else comes from the worker's configuration when it runs. */
 export const nightlyJobDataSchema = z.strictObject({});
 
 /** The parent of a backfill flow: the whole range, for the index it writes. */
-export const backfillJobDataSchema = exportJobDataSchema;
-export type BackfillJobData = ExportJobData;
+export const backfillJobDataSchema = periodJobDataSchema;
+export type BackfillJobData = z.infer<typeof backfillJobDataSchema>;
 
 /** Parses job data with `schema`; throws InvalidRequestError (never retryable) naming the field. */
 export function parseJobData<S extends z.ZodType>(schema: S, data: unknown, what: string): z.infer<S> {
@@ -51,7 +66,12 @@ export function exportJobData(
   to: string,
   formatList: readonly ExportFormat[],
   destText?: string,
+  definition?: string,
 ): ExportJobData {
   const data: ExportJobData = { from, to, formats: EXPORT_FORMATS.filter((f) => formatList.includes(f)) };
-  return destText === undefined ? data : { ...data, dest: destText };
+  return {
+    ...data,
+    ...(destText === undefined ? {} : { dest: destText }),
+    ...(definition === undefined ? {} : { export: definition }),
+  };
 }

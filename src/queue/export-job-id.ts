@@ -2,7 +2,9 @@
 // same id, so BullMQ keeps one job for them (an add with an existing id is ignored). Ids are
 // readable (`export-2026-11-01_2026-11-07-csv+xlsx-3f9a1c0b2e`), never contain ":" (BullMQ's key
 // separator) and are never integers (BullMQ's own ids). The destination enters as a short hash: it
-// may be long, and `dest` absent ("the worker's EXPORT_DEST") is a destination of its own.
+// may be long, and `dest` absent ("the worker's EXPORT_DEST") is a destination of its own. An
+// export of an export definition names it after `export-` (`export-weekly-2026-11-16_…`): two
+// definitions filter and split the same period differently, so theirs are two jobs.
 
 import { createHash } from 'node:crypto';
 import type { ExportFormat } from '../domain/export-format.js';
@@ -23,13 +25,15 @@ function formatsKey(formats: readonly ExportFormat[]): string {
   return [...new Set(formats)].sort().join('+');
 }
 
-/** The id of the export job of `period` in `formats` to `dest`. */
+/** The id of the export job of `period` in `formats` to `dest`, for the export definition `definition`. */
 export function exportJobId(
   period: Period,
   formats: readonly ExportFormat[],
   dest: string | undefined,
+  definition?: string,
 ): string {
-  return `export-${period.from}_${period.to}-${formatsKey(formats)}-${destinationHash(dest)}`;
+  const name = definition === undefined ? '' : `${definition}-`;
+  return `export-${name}${period.from}_${period.to}-${formatsKey(formats)}-${destinationHash(dest)}`;
 }
 
 /** The id of a backfill flow's parent job. */

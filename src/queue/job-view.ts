@@ -27,6 +27,8 @@ export interface JobView {
   readonly formats: readonly string[];
   /** The job's destination; null: the worker's EXPORT_DEST. */
   readonly dest: string | null;
+  /** The export definition whose run queued it; null: an export asked for by its period. */
+  readonly export: string | null;
   readonly progress: JobProgressView | null;
   /** Attempts used up (failed); a job handed back to the queue or stalled used none. */
   readonly attempts_made: number;
@@ -75,6 +77,7 @@ export function jobView(job: Job, state: JobState | 'unknown'): JobView {
     period: data.success ? { from: data.data.from, to: data.data.to } : null,
     formats: data.success ? data.data.formats : [],
     dest: data.success ? (data.data.dest ?? null) : null,
+    export: data.success ? (data.data.export ?? null) : null,
     progress,
     attempts_made: job.attemptsMade,
     attempts_max: job.opts.attempts ?? 1,

@@ -8,14 +8,29 @@ export const EXPORT_QUEUE_NAME = 'shift-exports';
 export const JOB_NAMES = {
   /** Export one period (jobs/export-period.ts). */
   exportPeriod: 'export-period',
-  /** The nightly run: enqueue yesterday and the look-back days (jobs/nightly.ts). */
+  /**
+   * The legacy nightly run (jobs/nightly.ts): its scheduler is gone, replaced by the nightly
+   * definition's `export:nightly`; kept so that a job of it still in Redis after an upgrade runs.
+   */
   nightly: 'nightly',
+  /** A scheduled run of an export definition: enqueue its period's exports (jobs/scheduled-export.ts). */
+  scheduledExport: 'scheduled-export',
   /** The parent of a backfill flow: index the days' manifests (jobs/backfill.ts). */
   backfill: 'backfill',
 } as const;
 
-/** Id of the nightly Job Scheduler; upserting it again replaces its pattern and zone. */
-export const NIGHTLY_SCHEDULER_ID = 'nightly-export';
+/**
+ * Id of the Job Scheduler of an export definition: `export:<name>`. Workers remove the `export:`
+ * schedulers of definitions not in their file, and no other.
+ */
+export const DEFINITION_SCHEDULER_PREFIX = 'export:';
+
+export function definitionSchedulerId(name: string): string {
+  return `${DEFINITION_SCHEDULER_PREFIX}${name}`;
+}
+
+/** Id of the nightly Job Scheduler before export definitions: removed by every worker that starts. */
+export const LEGACY_NIGHTLY_SCHEDULER_ID = 'nightly-export';
 
 /**
  * The queue of webhook deliveries (src/notify/), beside the export queue under the same

@@ -1,12 +1,14 @@
-// The nightly schedule against a real redis-server: the Job Scheduler registered with the right
-// next run in a non-UTC zone, and the days a nightly run enqueues (yesterday in that zone plus the
+// The nightly schedule against a real redis-server: the nightly definition's Job Scheduler
+// (`export:nightly`, made of NIGHTLY_*) registered with the right next run in a non-UTC zone, and the days a nightly run enqueues (yesterday in that zone plus the
 // look-back days), idempotent when the run is retried and re-exported by the next night's run.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { upsertNightlySchedule } from '../../jobs/nightly.js';
+import { reconcileSchedules } from '../../jobs/scheduled-export.js';
+import type { ScheduleConfig } from '../../src/config/schedule-config.js';
+import { requireExportDefinitions } from '../../src/definitions/load-export-definitions.js';
 import type { RunningSandbox } from 'wfm-sandbox';
 import { exportJobId } from '../../src/queue/export-job-id.js';
-import { JOB_NAMES, NIGHTLY_SCHEDULER_ID } from '../../src/queue/queue-names.js';
+import { definitionSchedulerId, JOB_NAMES } from '../../src/queue/queue-names.js';
 import { waitForJob } from '../../src/queue/wait-for-job.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startTestSandbox } from '../support/sandbox.js';
@@ -29,6 +31,19 @@ afterEach(async () => {
   harness = undefined;
 });
 
+const NIGHTLY_SCHEDULER_ID = definitionSchedulerId('nightly');
+
+/** The nightly schedule as a worker with these settings keeps it. */
+async function upsertNightlySchedule(
+  queue: Harness['producer']['queue'],
+  schedule: ScheduleConfig,
+  settings: Harness['queueConfig'],
+): Promise<void> {
+  const exportConfig = harness?.exportConfig;
+  if (exportConfig === undefined) throw new Error('no harness');
+  await reconcileSchedules(queue, await requireExportDefinitions({ schedule, exportConfig }), settings);
+}
+
 /** The next 03:00 in Asia/Kolkata (UTC+05:30, no DST) after `now`: 21:30 UTC. */
 function nextKolkataThreeAm(now: number): number {
   const day = Math.floor(now / 86_400_000) * 86_400_000;
@@ -50,13 +65,17 @@ describe('nightly schedule', () => {
     const schedulers = await queue.getJobSchedulers();
     expect(schedulers).toHaveLength(1);
     const scheduler = await queue.getJobScheduler(NIGHTLY_SCHEDULER_ID);
-    expect(scheduler).toMatchObject({ pattern: '0 3 * * *', tz: 'Asia/Kolkata', name: JOB_NAMES.nightly });
+    expect(scheduler).toMatchObject({
+      pattern: '0 3 * * *',
+      tz: 'Asia/Kolkata',
+      name: JOB_NAMES.scheduledExport,
+    });
     const expected = nextKolkataThreeAm(before);
     // The upsert may straddle 21:30:00 UTC only if the test runs exactly then.
     expect([expected, nextKolkataThreeAm(Date.now())]).toContain(scheduler?.next);
     expect(new Date(scheduler?.next ?? 0).toISOString()).toMatch(/T21:30:00\.000Z$/);
     const delayed = await queue.getDelayed();
-    expect(delayed.map((j) => j.name)).toEqual([JOB_NAMES.nightly]);
+    expect(delayed.map((j) => j.name)).toEqual([JOB_NAMES.scheduledExport]);
     expect(delayed[0]?.opts.prevMillis).toBe(scheduler?.next);
   });
 

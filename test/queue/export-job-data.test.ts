@@ -58,3 +58,25 @@ describe('export job data', () => {
     expect('dest' in exportJobData('2026-11-01', '2026-11-01', ['csv'])).toBe(false);
   });
 });
+
+describe('export job data naming an export definition', () => {
+  const period = { from: '2026-11-16', to: '2026-11-22', formats: ['xlsx'] };
+
+  it('parses job data written before definitions existed (no export) and with one', () => {
+    expect(parseJobData(exportJobDataSchema, period, 'export')).toEqual(period);
+    expect(parseJobData(exportJobDataSchema, { ...period, export: 'weekly' }, 'export')).toEqual({
+      ...period,
+      export: 'weekly',
+    });
+    expect(exportJobData('2026-11-16', '2026-11-22', ['xlsx'], undefined, 'weekly')).toEqual({
+      ...period,
+      export: 'weekly',
+    });
+  });
+
+  it('refuses a name a definition cannot have', () => {
+    expect(() => parseJobData(exportJobDataSchema, { ...period, export: 'Weekly Report' }, 'export')).toThrow(
+      /at export: expected an export definition name/,
+    );
+  });
+});

@@ -41,3 +41,12 @@ describe('backfill ids', () => {
     expect(parent).not.toBe(exportJobId(period, ['csv'], undefined));
   });
 });
+
+describe('export ids of an export definition', () => {
+  it('name the definition, so two definitions exporting one period are two jobs', () => {
+    const weekly = exportJobId(period, ['csv'], 'exports/weekly', 'weekly');
+    expect(weekly).toMatch(/^export-weekly-2026-11-01_2026-11-07-csv-[0-9a-f]{10}$/);
+    expect(weekly).not.toBe(exportJobId(period, ['csv'], 'exports/weekly', 'by-division'));
+    expect(weekly).not.toBe(exportJobId(period, ['csv'], 'exports/weekly'));
+  });
+});

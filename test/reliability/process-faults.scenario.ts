@@ -1,10 +1,15 @@
 // Process faults: `shift-export worker` children over a real redis-server. A SIGKILLed
 // worker's job is completed by another worker, complete and once; SIGTERM lets a running export
-// finish within the grace period; two workers racing for one period export it once. The moment a
+// finish within the grace period; two workers racing for one period export it once; SIGHUP with a
+// broken EXPORTS_FILE keeps the schedules and the worker, whose scheduled run still exports. The moment a
 // signal lands is found from the job's progress events; the upstream answers slowly (latencyMs) so
 // the export is still under way then.
 
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { JOB_NAMES } from '../../src/queue/queue-names.js';
 import type { RunningSandbox } from 'wfm-sandbox';
 import { enqueueExport } from '../../src/queue/enqueue-export.js';
 import { exportJobData } from '../../src/queue/export-job-data.js';
@@ -13,7 +18,7 @@ import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { checkLocalExport } from './support/exported-ids.js';
 import { expectedIds } from './support/expected-rows.js';
 import { QUICK_TAKEOVER_ENV } from '../queue/support/queue-harness.js';
-import { fetching, openQueueWorld, type QueueWorld } from './support/queue-world.js';
+import { fetching, openQueueWorld, workerReady, type QueueWorld } from './support/queue-world.js';
 import { scenario, type ScenarioOutcome } from './support/scenario.js';
 import { REPORT_ROWS, sourceShape, startScenarioSandbox } from './support/scenario-sandbox.js';
 
@@ -155,4 +160,59 @@ describe('process faults', () => {
         return { outcome: 'one job, one attempt, published once', expected: expected.size, ...check };
       }),
     ));
+  it('keeps the schedules when SIGHUP finds a broken EXPORTS_FILE, and the scheduled run still exports', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sighup-broken-')), 'exports.yaml');
+    const valid = [
+      'exports:',
+      '  - name: five-days',
+      '    schedule: { cron: "0 4 * * *", tz: UTC }',
+      '    period: last-5-days',
+      '    formats: [csv]',
+      '',
+    ].join('\n');
+    writeFileSync(file, valid);
+    return scenario(GROUP, 'SIGHUP with a broken file', () =>
+      withWorld(
+        'sighup-broken',
+        async (world) => {
+          const { queue } = world.harness.producer;
+          const worker = world.worker();
+          await workerReady(worker);
+          writeFileSync(file, valid.replace('period: last-5-days', 'period: last-fortnight'));
+          worker.child.kill('SIGHUP');
+          const deadline = Date.now() + 30_000;
+          while (!worker.stderr().includes('export definitions not reloaded')) {
+            if (Date.now() > deadline) throw new Error('no error line after SIGHUP');
+            await new Promise((r) => setTimeout(r, 50));
+          }
+          const errors = worker
+            .stderr()
+            .split('\n')
+            .filter((l) => l.includes('"level":50'));
+          if (errors.length !== 1) throw new Error(`${errors.length} error lines, not 1`);
+          const ids = (await queue.getJobSchedulers(0, -1)).map((s) => s.key);
+          if (ids.join() !== 'export:five-days') throw new Error(`schedulers now: ${ids.join()}`);
+          const events = await world.events();
+          // The run of 2024-03-31 exports the 5 days ending yesterday: FROM..TO.
+          await queue.add(
+            JOB_NAMES.scheduledExport,
+            { export: 'five-days' },
+            { jobId: 'five-days-run', prevMillis: Date.parse('2024-03-31T04:00:00Z') },
+          );
+          const run = await waitForJob(queue, events, 'five-days-run');
+          if (run.state !== 'completed') throw new Error(`scheduled run failed: ${run.reason}`);
+          const [planned] = (run.returnValue as { exports: { job_id: string }[] }).exports;
+          const outcome = await waitForJob(queue, events, planned?.job_id ?? '');
+          if (outcome.state !== 'completed') throw new Error(`export failed: ${outcome.reason}`);
+          const check = await checkLocalExport(join(world.dest, 'five-days'), FROM, TO, expected);
+          return {
+            outcome: 'schedules kept, one error line; the scheduled run exported',
+            expected: expected.size,
+            ...check,
+          };
+        },
+        { EXPORTS_FILE: file },
+      ),
+    );
+  });
 });

@@ -4,6 +4,7 @@
 import { buildApi } from '../../../src/api/build-api.js';
 import { DestinationPool } from '../../../src/api/destination-pool.js';
 import { loadS3Config } from '../../../src/config/s3-config.js';
+import { requireExportDefinitions } from '../../../src/definitions/load-export-definitions.js';
 import type { Harness } from '../../queue/support/queue-harness.js';
 
 export interface HarnessApi {
@@ -34,6 +35,8 @@ export async function startHarnessApi(
     tokens: options.tokens,
     bodyLimitBytes: options.bodyLimitBytes,
     destinations,
+    definitions: () =>
+      requireExportDefinitions({ schedule: harness.schedule, exportConfig: harness.exportConfig }),
     dashboardReadOnly: options.dashboardReadOnly ?? true,
     logger: harness.logger,
   });

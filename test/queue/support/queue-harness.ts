@@ -19,6 +19,10 @@ import { openProducer, type Producer } from '../../../src/queue/producer.js';
 import { loadQueueTuning, type QueueTuning } from '../../../src/config/queue-tuning.js';
 import { connectRedis } from '../../../src/queue/redis-connection.js';
 import { startExportWorker, type RunningExportWorker } from '../../../jobs/worker.js';
+import {
+  loadExportDefinitions,
+  requireExportDefinitions,
+} from '../../../src/definitions/load-export-definitions.js';
 import { currentLeakScope, inLeakScope } from '../../support/leak-guard.js';
 import { secretValuesOf } from '../../../src/redact-secrets.js';
 import { removeKeys, testPrefix } from '../../support/redis-server.js';
@@ -132,16 +136,20 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   };
 
   async function startWorker(): Promise<RunningExportWorker> {
+    // Before Redis, as the worker command does: a bad file opens nothing.
+    const initial = await requireExportDefinitions({ schedule, exportConfig });
     const connection = await connectRedis(queueConfig.redis, {
       role: 'worker',
       connectTimeoutMs: 3000,
       logger,
     });
+    const load = () => loadExportDefinitions({ schedule, exportConfig });
     const worker = await startExportWorker({
       connection,
       queueConfig,
       tuning,
       schedule,
+      definitions: { initial, load },
       exportConfig,
       wfm: requireUpstream(loadWfmConfig(env)),
       s3Config: () => loadS3Config(env),
