@@ -8,6 +8,7 @@ import { loadLogLevel } from '../src/config/log-level.js';
 import { loadNotifyConfig } from '../src/config/notify-config.js';
 import { loadQueueConfig } from '../src/config/queue-config.js';
 import { loadS3Config } from '../src/config/s3-config.js';
+import { loadSmtpConfig } from '../src/config/smtp-config.js';
 import { loadScheduleConfig } from '../src/config/schedule-config.js';
 import { loadWfmConfig, requireUpstream } from '../src/config/wfm-config.js';
 import { createLogger } from '../src/logger.js';
@@ -39,6 +40,9 @@ another worker; a second signal skips the wait. Exit code 0 once stopped; 2 for 
 
 With NOTIFY_WEBHOOK_URL set it also delivers webhooks (export.published, export.failed,
 backfill.completed) from the queue "shift-export-notifications", retried NOTIFY_ATTEMPTS times.
+With SMTP_URL and SMTP_FROM set it sends the e-mail of definitions with deliver.email from the
+same queue, after the export is published; a mail that finally fails raises
+export.delivery_failed.
 
 Needs WFM_BASE_URL and WFM_TOKEN (or WFM_TOKEN_FILE); logs JSON lines to stderr (LOG_LEVEL).
 
@@ -56,6 +60,7 @@ Examples:
     const exportConfig = loadExportConfig(io.env, queueConfig.concurrency);
     const wfm = requireUpstream(loadWfmConfig(io.env));
     const notify = loadNotifyConfig(io.env);
+    const smtp = loadSmtpConfig(io.env);
     const logger = createLogger({
       level: loadLogLevel(io.env),
       destination: io.stderr,
@@ -80,7 +85,7 @@ Examples:
       wfm,
       s3Config: () => loadS3Config(io.env),
       logger,
-      notify: { config: notify, knownSecrets: secretValuesOf(io.env) },
+      notify: { config: notify, knownSecrets: secretValuesOf(io.env), smtp },
     });
     const stopped = new Promise<boolean>((resolve) => {
       const onSignal = (signal: NodeJS.Signals): void =>

@@ -21,12 +21,19 @@ export interface ExportFilesSource {
   readonly logger: Logger;
 }
 
-export async function openExportFiles(source: ExportFilesSource): Promise<ExportFiles & { close(): void }> {
+export interface OpenedExportFiles extends ExportFiles {
+  /** The manifest.json text of the period's published export; undefined when there is none. */
+  readManifest(): Promise<string | undefined>;
+  close(): void;
+}
+
+export async function openExportFiles(source: ExportFilesSource): Promise<OpenedExportFiles> {
   const destination = await createDestination(source.dest, source.s3Config, source.logger);
   const close = (): void => {
     if ('close' in destination && typeof destination.close === 'function') destination.close();
   };
   return {
+    readManifest: () => destination.readManifest(source.period),
     open: async (path) => (await destination.openPublishedFile(source.period, path)) as Readable,
     link: async (path) =>
       'presignPublishedFile' in destination
