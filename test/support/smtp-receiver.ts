@@ -26,7 +26,8 @@ export interface SmtpReceiver {
   close(): Promise<void>;
 }
 
-export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+/** Listens on `port` (default: a free one), so a test can bring up a server where one was down. */
+export async function startSmtpReceiver(port = 0): Promise<SmtpReceiver> {
   const messages: ReceivedMail[] = [];
   const refuse = new Set<string>();
   let defer = 0;
@@ -64,12 +65,12 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   nameResource(server.server, 'SMTP receiver');
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(port, '127.0.0.1', () => resolve());
   });
-  const port = (server.server.address() as AddressInfo).port;
+  const bound = (server.server.address() as AddressInfo).port;
   return {
-    port,
-    url: `smtp://127.0.0.1:${port}`,
+    port: bound,
+    url: `smtp://127.0.0.1:${bound}`,
     messages,
     refuse,
     deferNext(n) {
