@@ -90,7 +90,7 @@ export const smtpVariables = {
   url: envVar(
     'SMTP_URL',
     z.string().optional(),
-    'SMTP server of the e-mail deliveries (`deliver.email` in EXPORTS_FILE): smtp://host:port (STARTTLS when offered; default port 587) or smtps://host:port (TLS; default 465), with user[:password]@ when the server wants a login (percent-encoded). Credentials are never logged or shown. Unset: no e-mail is sent, and a definition that asks for e-mail is refused.',
+    'SMTP server of the e-mail deliveries (`deliver.email` in EXPORTS_FILE): smtp://host:port (STARTTLS when offered; default port 587) or smtps://host:port (TLS; default 465), with user[:password]@ when the server wants a login (percent-encoded). Credentials are never logged or shown. Unset: no e-mail is sent; a definition with deliver.email needs it.',
   ),
   passwordFile: envVar(
     'SMTP_PASSWORD_FILE',
