@@ -91,7 +91,7 @@ export function createDeliverMailProcessor(deps: DeliverMailDeps): (job: Job) =>
     let report: MailDeliveryReport;
     try {
       const text = await files.readManifest();
-      const manifest = text === undefined ? undefined : (parseManifest(text) as MailManifest);
+      const manifest: MailManifest | undefined = text === undefined ? undefined : parseManifest(text);
       if (manifest?.export_id !== data.export_id) {
         log.info(
           { published: manifest?.export_id ?? null },

@@ -64,7 +64,7 @@ export async function deliverRunMail(
   const deadline = AbortSignal.timeout(options.deadlineMs ?? RUN_NOTIFY_DEADLINE_MS);
   const attempts = options.attempts ?? RUN_NOTIFY_ATTEMPTS;
   const firstDelay = options.firstDelayMs ?? RUN_NOTIFY_FIRST_DELAY_MS;
-  const manifest = result.manifest as MailManifest;
+  const manifest: MailManifest = result.manifest;
   const sender = smtpSender(smtp.server);
   const sentLog = memorySentLog();
   let files: Awaited<ReturnType<typeof openExportFiles>> | undefined;

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { EmailDelivery } from '../../src/definitions/export-definition.js';
 import { isPlainAddress } from '../../src/domain/mail-address.js';
 import {
   composeMessage,
@@ -8,7 +9,14 @@ import {
   type MailManifest,
 } from '../../src/notify/mail-message.js';
 import { changedEnough, messageKey, planMail } from '../../src/notify/mail-plan.js';
-import { displayName, mailRecipients, type MailDivision } from '../../src/notify/mail-recipients.js';
+import {
+  DIVISION_MANAGERS_TO,
+  displayName,
+  mailRecipients,
+  type MailDivision,
+  type MailSettings,
+} from '../../src/notify/mail-recipients.js';
+import { DIVISION_MANAGERS } from '../../src/definitions/export-definition.js';
 
 type Manager = NonNullable<MailDivision['dirs']>[number];
 
@@ -68,6 +76,15 @@ const manifest: MailManifest = {
     { division_id: 3, division_name: 'East', shifts: 5, changed: null },
   ],
 };
+
+describe('the settings of deliver.email', () => {
+  it('are what the definitions loader returns', () => {
+    // A compile-time check as much as a run-time one: the loader's type is delivery's input.
+    const loaded: EmailDelivery = { to: DIVISION_MANAGERS, cc: [], attach: ['xlsx'], when: 'changed' };
+    const settings: MailSettings = loaded;
+    expect(settings.to).toBe(DIVISION_MANAGERS_TO);
+  });
+});
 
 describe('mailRecipients', () => {
   it('sends to active managers who accepted the invitation and whose login is an address; lists the others with the reason', () => {
