@@ -22,16 +22,22 @@ import { smtpSender } from '../notify/smtp-sender.js';
 import { WfmClient } from '../wfm/wfm-client.js';
 import type { CliIo } from './command.js';
 import {
+  deliverNow,
   RUN_NOTIFY_ATTEMPTS,
   RUN_NOTIFY_DEADLINE_MS,
   RUN_NOTIFY_FIRST_DELAY_MS,
 } from '../notify/deliver-now.js';
+import { exportDeliveryFailedEvent } from '../notify/notify-event.js';
+import { webhookTargets } from '../notify/webhook-target.js';
 
 export interface RunMailOptions {
   readonly definition: string;
   readonly email: MailSettings;
   readonly smtp: SmtpConfig;
-  readonly notifyConfig: Pick<NotifyConfig, 'linkExpiresSeconds'>;
+  /** NOTIFY_*: link lifetime, and the webhooks that hear of export.delivery_failed. */
+  readonly notifyConfig: NotifyConfig;
+  /** The definition's own webhooks (`deliver.webhook`), beside NOTIFY_WEBHOOK_URL. */
+  readonly webhooks?: readonly string[];
   /** The export's destination root. */
   readonly dest: string;
   readonly s3Config: () => S3Config;
@@ -107,11 +113,32 @@ export async function deliverRunMail(
         break;
       }
     }
-    for (const m of report?.messages ?? [])
-      if (m.status === 'failed' || m.status === 'refused')
-        warn(
-          `the e-mail of ${options.definition} to ${m.division_id === null ? 'its recipients' : `division ${m.division_id}`} was not sent: ${m.reason ?? m.status}`,
-        );
+    const notSent = (report?.messages ?? []).filter((m) => m.status === 'failed' || m.status === 'refused');
+    const urls = [...options.notifyConfig.webhookUrls, ...(options.webhooks ?? [])];
+    if (report !== undefined && notSent.length > 0 && urls.length > 0)
+      await deliverNow(
+        exportDeliveryFailedEvent(
+          {
+            definition: options.definition,
+            period: manifest.period,
+            exportId: manifest.export_id,
+            attempts: attempts,
+            messages: notSent.map((m) => ({
+              division_id: m.division_id,
+              recipients: m.recipients,
+              status: m.status === 'refused' ? 'refused' : 'failed',
+              reason: m.reason ?? m.status,
+            })),
+          },
+          { jobId: null, now: new Date() },
+        ),
+        webhookTargets(urls),
+        { secret: options.notifyConfig.secret, timeoutMs: options.notifyConfig.timeoutMs, logger },
+      );
+    for (const m of notSent)
+      warn(
+        `the e-mail of ${options.definition} to ${m.division_id === null ? 'its recipients' : `division ${m.division_id}`} was not sent: ${m.reason ?? m.status}`,
+      );
     return report;
   } catch (error) {
     logger.error(

@@ -1,12 +1,13 @@
 // The e-mail of `run` for a definition with deliver.email: a real export against the sandbox,
 // published to a local folder, mailed to a real SMTP server on 127.0.0.1 in this process; a
-// server that is down leaves the run's result alone and says so.
+// server that is down leaves the run's result alone, says so, and raises export.delivery_failed.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadNotifyConfig } from '../../src/config/notify-config.js';
 import { loadS3Config } from '../../src/config/s3-config.js';
 import { loadSmtpConfig } from '../../src/config/smtp-config.js';
 import { loadWfmConfig, requireUpstream } from '../../src/config/wfm-config.js';
@@ -18,6 +19,7 @@ import { freePort } from '../support/redis-server.js';
 import { runConfiguredExport } from '../support/run-configured-export.js';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 const DAY = '2024-03-30';
 
@@ -39,13 +41,16 @@ afterAll(async () => {
 });
 
 let smtp: SmtpReceiver;
+let receiver: WebhookReceiver;
 
 beforeEach(async () => {
   smtp = await startSmtpReceiver();
+  receiver = await startWebhookReceiver();
 });
 
 afterEach(async () => {
   await smtp.close();
+  await receiver.close();
 });
 
 function tty(): { stream: PassThrough & { isTTY: boolean }; text: () => string } {
@@ -60,7 +65,7 @@ function send(smtpUrl: string, stderr = tty()) {
     definition: 'monthly',
     email: { to: ['controlling@example.com'], cc: ['hr@example.com'], attach: ['xlsx'], when: 'always' },
     smtp: loadSmtpConfig({ SMTP_URL: smtpUrl, SMTP_FROM: 'reports@example.com' }),
-    notifyConfig: { linkExpiresSeconds: 3600 },
+    notifyConfig: loadNotifyConfig({ NOTIFY_WEBHOOK_URL: `${receiver.origin}/hooks/run-mail` }),
     dest,
     s3Config: () => loadS3Config({}),
     wfm: requireUpstream(loadWfmConfig(env)),
@@ -81,6 +86,7 @@ describe('deliverRunMail', () => {
     const workbook = result.manifest.files.find((f) => f.name === 'shifts.xlsx');
     expect(mail?.parsed.attachments[0]?.size).toBe(workbook?.bytes);
     expect(mail?.parsed.subject).toContain(`monthly: all divisions, ${DAY}`);
+    expect(receiver.requests).toHaveLength(0);
   });
 
   it('leaves the export as it was and warns when the SMTP server is down', async () => {
@@ -92,5 +98,13 @@ describe('deliverRunMail', () => {
       /^warning: the e-mail of monthly to its recipients was not sent: MAIL_SEND: /m,
     );
     expect(smtp.messages).toHaveLength(0);
+    expect(receiver.accepted().map((r) => r.json())).toMatchObject([
+      {
+        event: 'export.delivery_failed',
+        definition: 'monthly',
+        export_id: result.manifest.export_id,
+        messages: [{ division_id: null, recipients: 2, status: 'failed' }],
+      },
+    ]);
   });
 });
