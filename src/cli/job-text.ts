@@ -132,7 +132,7 @@ export function mailDeliveryText(record: MailDeliveryRecord): string {
     ...(record.failed > 0 ? [`${n(record.failed)} not sent`] : []),
     ...(record.skipped_recipients > 0 ? [`${n(record.skipped_recipients)} recipients skipped`] : []),
     ...(record.unchanged > 0 ? [`${n(record.unchanged)} unchanged, not sent`] : []),
-    `${n(record.attempts)} attempts`,
+    record.attempts === 1 ? '1 attempt' : `${n(record.attempts)} attempts`,
   ];
   const lines = [oneLine(`E-mail    ${state} for ${record.definition}: ${parts.join(', ')}`)];
   if (record.reason !== undefined && record.state !== 'sent')
