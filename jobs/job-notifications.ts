@@ -5,12 +5,14 @@
 // backfill. Runs after the processor, outside the export; hands the event to the notification queue
 // (bounded, never throws) so a webhook can neither fail nor delay the job.
 
-import type { Job } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import { UnrecoverableError } from 'bullmq';
 import type { ExportConfig } from '../src/config/export-config.js';
 import { describeError, isShiftExportError } from '../src/errors.js';
 import type { Logger } from '../src/logger.js';
 import { isLocalDestination } from '../src/notify/file-links.js';
+import { queueExportMail } from '../src/notify/mail-job.js';
+import type { MailSettings } from '../src/notify/mail-recipients.js';
 import type { QueuedNotifier } from '../src/notify/notification-queue.js';
 import {
   backfillCompletedEvent,
@@ -32,6 +34,16 @@ export interface JobNotificationsDeps {
   readonly knownSecrets: readonly string[];
   readonly logger: Logger;
   readonly now?: () => Date;
+  /**
+   * E-mail delivery: the notification queue, and the `deliver.email` of the definition an export job
+   * ran for (undefined: no e-mail). A published export's e-mail is queued beside its event.
+   */
+  readonly mail?: {
+    readonly queue: Queue;
+    readonly settingsOf: (
+      job: Job,
+    ) => { readonly definition: string; readonly email: MailSettings } | undefined;
+  };
 }
 
 export interface JobNotifications {
@@ -63,6 +75,20 @@ export function jobNotifications(deps: JobNotificationsDeps): JobNotifications {
         const dest = destOf(job);
         const local = isLocalDestination(dest);
         await send(exportPublishedEvent(result, { ...context, local }), local ? undefined : dest);
+        const mail = deps.mail?.settingsOf(job);
+        if (deps.mail !== undefined && mail !== undefined)
+          await queueExportMail(
+            deps.mail.queue,
+            {
+              definition: mail.definition,
+              email: mail.email,
+              exportId: result.export_id,
+              period: result.period,
+              dest,
+              location: result.location,
+            },
+            deps.logger,
+          );
       } else if (job.name === JOB_NAMES.backfill) {
         const index = value as BackfillResult;
         await send(

@@ -8,6 +8,7 @@ import { loadLogLevel } from '../src/config/log-level.js';
 import { loadNotifyConfig } from '../src/config/notify-config.js';
 import { loadQueueConfig } from '../src/config/queue-config.js';
 import { loadS3Config } from '../src/config/s3-config.js';
+import { loadSmtpConfig } from '../src/config/smtp-config.js';
 import { loadScheduleConfig } from '../src/config/schedule-config.js';
 import { loadWfmConfig, requireUpstream } from '../src/config/wfm-config.js';
 import { createLogger } from '../src/logger.js';
@@ -52,6 +53,9 @@ flags or configuration.
 
 With NOTIFY_WEBHOOK_URL set it also delivers webhooks (export.published, export.failed,
 backfill.completed) from the queue "shift-export-notifications", retried NOTIFY_ATTEMPTS times.
+With SMTP_URL and SMTP_FROM set it sends the e-mail of definitions with deliver.email from the
+same queue, after the export is published; a mail that finally fails raises
+export.delivery_failed.
 
 Needs WFM_BASE_URL and WFM_TOKEN (or WFM_TOKEN_FILE); logs JSON lines to stderr (LOG_LEVEL).
 
@@ -77,6 +81,7 @@ Examples:
       for (const problem of loaded.problems) writeLine(io.stderr, formatProblem(problem));
       return 2;
     }
+    const smtp = loadSmtpConfig(io.env);
     const logger = createLogger({
       level: loadLogLevel(io.env),
       destination: io.stderr,
@@ -109,7 +114,7 @@ Examples:
       wfm,
       s3Config: () => loadS3Config(io.env),
       logger,
-      notify: { config: notify, knownSecrets: secretValuesOf(io.env) },
+      notify: { config: notify, knownSecrets: secretValuesOf(io.env), smtp },
     });
     hangup.reload = () => running.reloadDefinitions();
     if (hangup.asked) void hangup.reload();

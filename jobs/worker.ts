@@ -22,10 +22,19 @@ import type { NotifyConfig } from '../src/config/notify-config.js';
 import type { QueueConfig } from '../src/config/queue-config.js';
 import type { S3Config } from '../src/config/s3-config.js';
 import type { ScheduleConfig } from '../src/config/schedule-config.js';
+import type { SmtpConfig } from '../src/config/smtp-config.js';
 import type { Logger } from '../src/logger.js';
 import { openExportQueue } from '../src/queue/export-queue.js';
 import { isShutdownAbort, SHUTDOWN_REASON, toJobFailure } from '../src/queue/job-failure.js';
-import { EXPORT_QUEUE_NAME, JOB_NAMES, NOTIFY_QUEUE_NAME } from '../src/queue/queue-names.js';
+import {
+  EXPORT_QUEUE_NAME,
+  JOB_NAMES,
+  MAIL_JOB_NAME,
+  NOTIFY_JOB_NAME,
+  NOTIFY_QUEUE_NAME,
+} from '../src/queue/queue-names.js';
+import type { MailSettings } from '../src/notify/mail-recipients.js';
+import { smtpSender } from '../src/notify/smtp-sender.js';
 import { openNotificationQueue, QueuedNotifier } from '../src/notify/notification-queue.js';
 import { webhookTargets } from '../src/notify/webhook-target.js';
 import type { QueueTuning } from '../src/config/queue-tuning.js';
@@ -41,6 +50,7 @@ import { formatProblem } from '../src/definitions/definition-problem.js';
 import type { DefinitionsResult } from '../src/definitions/load-export-definitions.js';
 import type { ExportDefinitions } from '../src/definitions/export-definition.js';
 import { createNotifyProcessor } from './notify.js';
+import { createDeliverMailProcessor } from './deliver-mail.js';
 
 /** Webhook deliveries one worker process runs at once (each waits at most NOTIFY_TIMEOUT_MS). */
 export const NOTIFY_CONCURRENCY = 4;
@@ -75,6 +85,15 @@ export interface ExportWorkerOptions {
     readonly config: NotifyConfig;
     /** Values of secret-named variables, scrubbed from failure messages. */
     readonly knownSecrets: readonly string[];
+    /** SMTP_* (e-mail of definitions with `deliver.email`); absent or without SMTP_URL: no e-mail. */
+    readonly smtp?: SmtpConfig;
+    /**
+     * The `deliver.email` of the definition an export job ran for (resolved from the job's data by
+     * the definitions the worker loaded); undefined: the export sends no e-mail.
+     */
+    readonly mailSettingsOf?: (
+      job: Job,
+    ) => { readonly definition: string; readonly email: MailSettings } | undefined;
   };
 }
 
@@ -361,7 +380,9 @@ interface Notifications {
 function startNotifications(options: ExportWorkerOptions): Notifications | undefined {
   const { connection, queueConfig, tuning, logger } = options;
   const config = options.notify?.config;
-  if (config === undefined || config.webhookUrls.length === 0) return undefined;
+  const smtp = options.notify?.smtp;
+  const mailOn = smtp?.server !== undefined;
+  if (config === undefined || (config.webhookUrls.length === 0 && !mailOn)) return undefined;
   const targets = webhookTargets(config.webhookUrls);
   const queue = openNotificationQueue(connection, {
     prefix: queueConfig.prefix,
@@ -369,32 +390,57 @@ function startNotifications(options: ExportWorkerOptions): Notifications | undef
     backoffMs: config.backoffMs,
   });
   queue.on('error', (error) => logger.warn({ err: error }, 'notification queue error'));
-  const worker = new Worker(
-    NOTIFY_QUEUE_NAME,
-    createNotifyProcessor({
-      config,
-      targets,
-      s3Config: options.s3Config,
-      logger,
-      metrics: { redis: connection, prefix: queueConfig.prefix },
-    }),
-    {
-      connection,
-      prefix: queueConfig.prefix,
-      concurrency: NOTIFY_CONCURRENCY,
-      lockDuration: tuning.lockDurationMs,
-      stalledInterval: tuning.stalledIntervalMs,
-      settings: { backoffStrategy },
-      name: `${hostname()}-${process.pid}-notify`,
-      autorun: false,
-    },
-  );
+  const notifier = new QueuedNotifier(queue, targets, logger);
+  const metrics = { redis: connection, prefix: queueConfig.prefix };
+  const webhook = createNotifyProcessor({ config, targets, s3Config: options.s3Config, logger, metrics });
+  const sender = smtp?.server === undefined ? undefined : smtpSender(smtp.server);
+  const mail =
+    smtp === undefined || sender === undefined
+      ? undefined
+      : createDeliverMailProcessor({
+          smtp,
+          sender,
+          notifyConfig: config,
+          s3Config: options.s3Config,
+          wfm: options.wfm,
+          redis: connection,
+          prefix: queueConfig.prefix,
+          ...(targets.length === 0 ? {} : { raise: (event) => notifier.notify(event) }),
+          logger,
+        });
+  const processor = async (job: Job): Promise<unknown> => {
+    if (job.name === MAIL_JOB_NAME) {
+      if (mail === undefined)
+        throw new UnrecoverableError('MAIL_SEND: SMTP_URL is not set on this worker; the e-mail is not sent');
+      return mail(job);
+    }
+    if (job.name === NOTIFY_JOB_NAME) return webhook(job);
+    throw new UnrecoverableError(`unknown notification job name "${job.name}"`);
+  };
+  const worker = new Worker(NOTIFY_QUEUE_NAME, processor, {
+    connection,
+    prefix: queueConfig.prefix,
+    concurrency: NOTIFY_CONCURRENCY,
+    lockDuration: tuning.lockDurationMs,
+    stalledInterval: tuning.stalledIntervalMs,
+    settings: { backoffStrategy },
+    name: `${hostname()}-${process.pid}-notify`,
+    autorun: false,
+  });
   worker.on('error', (error) => logger.error({ err: error }, 'notification worker error'));
+  worker.on('closed', () => sender?.close());
+  const mailSettingsOf = options.notify?.mailSettingsOf;
   const events = jobNotifications({
-    notifier: new QueuedNotifier(queue, targets, logger),
+    notifier,
     exportConfig: options.exportConfig,
     knownSecrets: options.notify?.knownSecrets ?? [],
     logger,
+    ...(mailOn && mailSettingsOf !== undefined ? { mail: { queue, settingsOf: mailSettingsOf } } : {}),
   });
-  return { events, queue, worker, targets: targets.map((t) => t.shown) };
+  return {
+    events,
+    queue,
+    worker,
+    targets: [...targets.map((t) => t.shown), ...(smtp?.server === undefined ? [] : [smtp.server.shown])],
+  };
 }

@@ -11,6 +11,7 @@ import { loadQueueConfig } from '../src/config/queue-config.js';
 import { loadQueueTuning } from '../src/config/queue-tuning.js';
 import { loadS3Config } from '../src/config/s3-config.js';
 import { loadScheduleConfig } from '../src/config/schedule-config.js';
+import { loadSmtpConfig } from '../src/config/smtp-config.js';
 import { loadWfmConfig, requireUpstream } from '../src/config/wfm-config.js';
 import { parseFormats } from '../src/domain/export-format.js';
 import {
@@ -311,6 +312,86 @@ describe('config', () => {
       tls: { ca: undefined },
     });
   });
+
+  it('reads SMTP_URL with its scheme, port and login, and shows it without credentials', () => {
+    const config = loadSmtpConfig({
+      SMTP_URL: 'smtps://reports%40example.com:S3cr%3Ft@mail.example.com',
+      SMTP_FROM: 'Reports <reports@example.com>',
+    });
+    expect(config.server).toEqual({
+      host: 'mail.example.com',
+      port: 465,
+      secure: true,
+      user: 'reports@example.com',
+      password: 'S3cr?t',
+      shown: 'smtps://mail.example.com:465',
+    });
+    expect(config.from).toBe('Reports <reports@example.com>');
+    expect(config.maxAttachmentBytes).toBe(10 * 1024 * 1024);
+    expect(loadSmtpConfig({}).server).toBeUndefined();
+    expect(
+      loadSmtpConfig({
+        SMTP_URL: 'smtp://relay:2525',
+        SMTP_FROM: 'a@b.example',
+        SMTP_MAX_ATTACHMENT_MB: '3',
+      }),
+    ).toMatchObject({
+      server: { port: 2525, secure: false, user: undefined },
+      maxAttachmentBytes: 3 * 1024 * 1024,
+    });
+  });
+
+  it('reads the SMTP password from SMTP_PASSWORD_FILE, and refuses it beside a password in the URL', () => {
+    const dir = tempFolderForTest('smtp-config-');
+    const file = join(dir, 'password');
+    writeFileSync(file, ' Pa55word-from-file\n');
+    const base = {
+      SMTP_URL: 'smtp://mailer@relay.example.com',
+      SMTP_FROM: 'a@b.example',
+      SMTP_PASSWORD_FILE: file,
+    };
+    expect(loadSmtpConfig(base).server?.password).toBe('Pa55word-from-file');
+    const both = configError(() =>
+      loadSmtpConfig({ ...base, SMTP_URL: 'smtp://mailer:Other5ecret@relay.example.com' }),
+    );
+    expect(both.toOneLine()).toMatch(
+      /^CONFIG_INVALID: SMTP_PASSWORD_FILE is set while SMTP_URL holds a password/,
+    );
+    expect(both.toOneLine()).not.toContain('Other5ecret');
+    expect(
+      configError(() => loadSmtpConfig({ ...base, SMTP_URL: 'smtp://relay.example.com' })).message,
+    ).toMatch(/^SMTP_PASSWORD_FILE is set but SMTP_URL names no user/);
+  });
+
+  it('refuses a bad SMTP setting in one line naming it, never showing the password', () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [
+        { SMTP_URL: 'https://u:Hidd3nPass@mail.example.com', SMTP_FROM: 'a@b.example' },
+        /^SMTP_URL is invalid: it must start with smtp:\/\//,
+      ],
+      [
+        { SMTP_URL: 'smtp://u:Hidd3nPass@mail.example.com/path', SMTP_FROM: 'a@b.example' },
+        /^SMTP_URL is invalid: it must not have a path/,
+      ],
+      [
+        { SMTP_URL: 'smtp://u:Hidd3nPass@mail example.com', SMTP_FROM: 'a@b.example' },
+        /^SMTP_URL is invalid: it has a space/,
+      ],
+      [{ SMTP_URL: 'smtp://u:Hidd3nPass@mail.example.com' }, /^SMTP_FROM is required with SMTP_URL/],
+      [
+        { SMTP_URL: 'smtp://mail.example.com', SMTP_FROM: 'a@b.example\r\nBcc: x@evil.example' },
+        /^SMTP_FROM is invalid/,
+      ],
+      [{ SMTP_URL: 'smtp://mail.example.com', SMTP_FROM: 'not an address' }, /^SMTP_FROM is invalid/],
+      [{ SMTP_MAX_ATTACHMENT_MB: '0' }, /^SMTP_MAX_ATTACHMENT_MB is invalid/],
+    ];
+    for (const [env, message] of cases) {
+      const error = configError(() => loadSmtpConfig(env));
+      expect(error.message).toMatch(message);
+      expect(error.toOneLine()).not.toContain('Hidd3nPass');
+      expect(error.toOneLine()).not.toContain('\n');
+    }
+  });
 });
 
 describe('configuration errors never show a secret', () => {
@@ -342,6 +423,7 @@ describe('configuration errors never show a secret', () => {
       () => loadScheduleConfig(env),
       () => loadApiConfig(env),
       () => loadNotifyConfig(env),
+      () => loadSmtpConfig(env),
       () => loadLogLevel(env),
     ]) {
       try {

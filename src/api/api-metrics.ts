@@ -84,6 +84,21 @@ const COUNTERS: readonly { readonly field: CounterField; readonly name: string; 
     name: `${PREFIX}notifications_abandoned_total`,
     help: 'Webhook notifications given up: attempts used up, a 4xx answer, or a receiver no longer configured.',
   },
+  {
+    field: 'mail_messages_sent',
+    name: `${PREFIX}mail_messages_sent_total`,
+    help: 'Delivery e-mails (deliver.email) the SMTP server accepted.',
+  },
+  {
+    field: 'mail_messages_refused',
+    name: `${PREFIX}mail_messages_refused_total`,
+    help: 'Delivery e-mails the SMTP server refused for good (5xx for every recipient); recorded, not retried.',
+  },
+  {
+    field: 'mail_deliveries_failed',
+    name: `${PREFIX}mail_deliveries_failed_total`,
+    help: 'E-mail deliveries of an export that ended with a message not sent (each raised export.delivery_failed).',
+  },
 ];
 
 export interface MetricsSource {

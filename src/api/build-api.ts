@@ -84,6 +84,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   );
 
   registerExportRoutes(app, {
+    mailRecords: { redis: deps.redis, prefix: deps.prefix },
     queue: deps.queue,
     exportConfig: deps.exportConfig,
     destinations: deps.destinations,

@@ -26,6 +26,8 @@ import { exportJobDataSchema } from '../queue/export-job-data.js';
 import { readExportJobResult } from '../queue/export-job-result.js';
 import { BODY_FIELDS, checkExportRequest } from '../queue/export-request.js';
 import { loadJobView } from '../queue/job-view.js';
+import { readMailDeliveryRecord } from '../queue/mail-delivery-record.js';
+import type { RedisClient } from '../queue/redis-connection.js';
 import { parseManifest } from '../render/manifest.js';
 import { assertApiDestination } from './api-destination.js';
 import { ApiError } from './api-error.js';
@@ -64,6 +66,8 @@ export interface ExportRoutesDeps {
   /** The export definitions as the worker would load them now; throws ExportsFileInvalidError. */
   readonly definitions: () => Promise<ExportDefinitions>;
   readonly now?: () => number;
+  /** Where the e-mail outcome of each export is kept (src/queue/mail-delivery-record.ts). */
+  readonly mailRecords?: { readonly redis: RedisClient; readonly prefix: string };
 }
 
 type Body =
@@ -127,7 +131,16 @@ export function registerExportRoutes(app: FastifyInstance, deps: ExportRoutesDep
   app.get<{ Params: { id: string } }>('/exports/:id', async (request) => {
     const view = await loadJobView(deps.queue, checkedJobId(request.params.id));
     if (view === undefined) throw new ApiError(404, 'not_found', `no job ${request.params.id}`);
-    return view;
+    // The e-mail of the export (deliver.email), when it had one: what `status` shows too.
+    const mail =
+      view.result === null || deps.mailRecords === undefined
+        ? undefined
+        : await readMailDeliveryRecord(
+            deps.mailRecords.redis,
+            deps.mailRecords.prefix,
+            view.result.export_id,
+          );
+    return mail === undefined ? view : { ...view, mail_delivery: mail };
   });
 
   app.get<{ Params: { id: string; name: string } }>('/exports/:id/files/:name', async (request, reply) => {

@@ -7,6 +7,7 @@ import { oneLine } from '../one-line.js';
 import { countText } from './count-text.js';
 import type { ExportJobResult } from '../queue/export-job-result.js';
 import type { JobProgressView, JobView } from '../queue/job-view.js';
+import type { MailDeliveryRecord } from '../queue/mail-delivery-record.js';
 
 const n = countText;
 
@@ -115,5 +116,27 @@ export function formatJobDetails(view: JobView): string {
   if (view.result !== null) lines.push('', formatExportResult(view.result));
   else if (view.return_value !== null && view.return_value !== undefined)
     lines.push(`Result    ${oneLine(JSON.stringify(view.return_value))}`);
+  return lines.join('\n');
+}
+
+/** The e-mail of an export (deliver.email) as `status` shows it under the job. */
+export function mailDeliveryText(record: MailDeliveryRecord): string {
+  const state =
+    record.state === 'failed'
+      ? 'FAILED (export.delivery_failed)'
+      : record.state === 'pending'
+        ? 'retrying'
+        : 'sent';
+  const parts = [
+    `${n(record.sent)} of ${n(record.messages)} messages sent`,
+    ...(record.refused > 0 ? [`${n(record.refused)} refused`] : []),
+    ...(record.failed > 0 ? [`${n(record.failed)} not sent`] : []),
+    ...(record.skipped_recipients > 0 ? [`${n(record.skipped_recipients)} recipients skipped`] : []),
+    ...(record.unchanged > 0 ? [`${n(record.unchanged)} unchanged, not sent`] : []),
+    record.attempts === 1 ? '1 attempt' : `${n(record.attempts)} attempts`,
+  ];
+  const lines = [oneLine(`E-mail    ${state} for ${record.definition}: ${parts.join(', ')}`)];
+  if (record.reason !== undefined && record.state !== 'sent')
+    lines.push(oneLine(`          ${record.reason}`));
   return lines.join('\n');
 }

@@ -4,7 +4,7 @@
 import type { JobType } from 'bullmq';
 import { loadQueueConfig } from '../config/queue-config.js';
 import { commandLogger } from './command-logger.js';
-import { formatJobDetails, formatJobTable } from './job-text.js';
+import { formatJobDetails, formatJobTable, mailDeliveryText } from './job-text.js';
 import { loadQueueTuning } from '../config/queue-tuning.js';
 import { parseFlags, UsageError, writeLine, type Command, REDIS_SETTINGS_HELP } from './command.js';
 
@@ -26,7 +26,8 @@ Usage: shift-export status [JOB_ID] [--limit N] [--state STATE] [--json]
 
 Without a job id, lists the most recent jobs of the queue, newest first: id, state, period,
 progress (or rows exported) and when it finished. With a job id, shows that job: state, period,
-attempts, progress, the failure reason, and the export's counts and files once it completed.
+attempts, progress, the failure reason, and the export's counts and files once it completed, with
+what became of its e-mail (deliver.email): sent, retrying, or FAILED (export.delivery_failed).
 
 Flags:
   --limit N       jobs to list (default 20, at most 1000)
@@ -62,9 +63,10 @@ Examples:
     }
     const config = loadQueueConfig(io.env);
     const tuning = loadQueueTuning(io.env);
-    const [{ openProducer }, { jobView, loadJobView }] = await Promise.all([
+    const [{ openProducer }, { jobView, loadJobView }, { readMailDeliveryRecord }] = await Promise.all([
       import('../queue/producer.js'),
       import('../queue/job-view.js'),
+      import('../queue/mail-delivery-record.js'),
     ]);
     const producer = await openProducer({
       config,
@@ -83,7 +85,23 @@ Examples:
           );
           return 1;
         }
-        writeLine(io.stdout, values.json === true ? JSON.stringify(view, null, 2) : formatJobDetails(view));
+        // The e-mail of the export (deliver.email), when it had one.
+        const mail =
+          view.result === null
+            ? undefined
+            : await readMailDeliveryRecord(producer.connection, config.prefix, view.result.export_id);
+        if (values.json === true)
+          writeLine(
+            io.stdout,
+            JSON.stringify(mail === undefined ? view : { ...view, mail_delivery: mail }, null, 2),
+          );
+        else
+          writeLine(
+            io.stdout,
+            mail === undefined
+              ? formatJobDetails(view)
+              : `${formatJobDetails(view)}\n${mailDeliveryText(mail)}`,
+          );
         return 0;
       }
       const types = state === undefined ? STATES : [state as JobType];

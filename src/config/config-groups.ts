@@ -11,6 +11,7 @@ import { queueVariables } from './queue-config.js';
 import { queueTuningVariables } from './queue-tuning.js';
 import { s3Variables } from './s3-config.js';
 import { scheduleVariables } from './schedule-config.js';
+import { smtpVariables } from './smtp-config.js';
 import { wfmVariables } from './wfm-config.js';
 
 export const CONFIG_GROUPS = [
@@ -22,6 +23,7 @@ export const CONFIG_GROUPS = [
   { heading: 'Export definitions and the nightly schedule', variables: scheduleVariables },
   { heading: 'Control API and dashboard', variables: apiVariables },
   { heading: 'Notifications (webhooks)', variables: notifyVariables },
+  { heading: 'E-mail delivery (SMTP)', variables: smtpVariables },
   { heading: 'Logging', variables: logVariables },
 ] as const;
 

@@ -9,7 +9,12 @@ import type { Period } from '../domain/period.js';
 import { oneLine } from '../one-line.js';
 import type { ExportJobResult } from '../queue/export-job-result.js';
 
-export const NOTIFY_EVENTS = ['export.published', 'export.failed', 'backfill.completed'] as const;
+export const NOTIFY_EVENTS = [
+  'export.published',
+  'export.failed',
+  'backfill.completed',
+  'export.delivery_failed',
+] as const;
 export type NotifyEventName = (typeof NOTIFY_EVENTS)[number];
 
 /** Longest failure message carried (an error's text can be long; a chat line should not be). */
@@ -70,7 +75,25 @@ export interface BackfillCompletedEvent extends EventBase {
   readonly duration_ms: number;
 }
 
-export type NotifyEvent = ExportPublishedEvent | ExportFailedEvent | BackfillCompletedEvent;
+/** The e-mail of a published export (`deliver.email`) could not be sent in full, for good. */
+export interface ExportDeliveryFailedEvent extends EventBase {
+  readonly event: 'export.delivery_failed';
+  /** The export definition whose e-mail it was. */
+  readonly definition: string;
+  readonly period: Period;
+  readonly export_id: string;
+  readonly attempts: number;
+  /** The messages not sent: division (null: the whole export), recipients, status and reason. */
+  readonly messages: readonly {
+    readonly division_id: number | null;
+    readonly recipients: number;
+    readonly status: 'refused' | 'failed';
+    readonly reason: string;
+  }[];
+}
+
+export type NotifyEvent =
+  ExportPublishedEvent | ExportFailedEvent | BackfillCompletedEvent | ExportDeliveryFailedEvent;
 
 /** What a stored event must look like to be sent (jobs outlive deploys; Redis can be edited). */
 export const notifyEventSchema = z.looseObject({
@@ -198,6 +221,41 @@ export function backfillCompletedEvent(
     counts: summary.totals,
     index_location: summary.indexLocation,
     duration_ms: summary.durationMs,
+  };
+}
+
+export interface DeliveryFailure {
+  readonly definition: string;
+  readonly period: Period;
+  readonly exportId: string;
+  readonly attempts: number;
+  readonly messages: ExportDeliveryFailedEvent['messages'];
+}
+
+export function exportDeliveryFailedEvent(
+  failure: DeliveryFailure,
+  context: EventContext,
+): ExportDeliveryFailedEvent {
+  const messages = failure.messages.map((m) => {
+    let reason = oneLine(m.reason);
+    if (reason.length > FAILURE_MESSAGE_MAX) reason = `${reason.slice(0, FAILURE_MESSAGE_MAX - 1)}…`;
+    return { ...m, reason };
+  });
+  const first = messages[0]?.reason ?? 'no reason given';
+  const count = messages.length === 1 ? '1 message' : `${n(messages.length)} messages`;
+  return {
+    event: 'export.delivery_failed',
+    id: `export.delivery_failed.${idPart(failure.definition)}.${idPart(failure.exportId)}`,
+    occurred_at: context.now.toISOString(),
+    text:
+      `shift-export: e-mail of ${failure.definition} for ${periodText(failure.period)} FAILED: ` +
+      `${count} not sent after ${n(failure.attempts)} attempts (${first})`,
+    job_id: context.jobId,
+    definition: failure.definition,
+    period: failure.period,
+    export_id: failure.exportId,
+    attempts: failure.attempts,
+    messages,
   };
 }
 

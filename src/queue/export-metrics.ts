@@ -22,6 +22,9 @@ export const COUNTER_FIELDS = [
   'notifications_delivered',
   'notification_attempts_failed',
   'notifications_abandoned',
+  'mail_messages_sent',
+  'mail_messages_refused',
+  'mail_deliveries_failed',
 ] as const;
 export type CounterField = (typeof COUNTER_FIELDS)[number];
 
@@ -113,5 +116,29 @@ export async function recordNotificationOutcome(
 ): Promise<void> {
   const tx = redis.multi();
   for (const outcome of outcomes) tx.hincrby(metricsKey(prefix), NOTIFICATION_FIELDS[outcome], 1);
+  await tx.exec();
+}
+
+/** What became of the e-mail of one export (src/notify/deliver-export-mail.ts, by the worker). */
+export interface MailOutcome {
+  /** Messages the SMTP server accepted in this attempt. */
+  readonly sent: number;
+  /** Messages refused for good (5xx) in this attempt. */
+  readonly refused: number;
+  /** True when the delivery ended with a message not sent (export.delivery_failed). */
+  readonly failed: boolean;
+}
+
+/** Adds one delivery attempt's e-mail outcome to the shared counters. */
+export async function recordMailOutcome(
+  redis: RedisClient,
+  prefix: string,
+  outcome: MailOutcome,
+): Promise<void> {
+  const key = metricsKey(prefix);
+  const tx = redis.multi();
+  if (outcome.sent > 0) tx.hincrby(key, 'mail_messages_sent', outcome.sent);
+  if (outcome.refused > 0) tx.hincrby(key, 'mail_messages_refused', outcome.refused);
+  if (outcome.failed) tx.hincrby(key, 'mail_deliveries_failed', 1);
   await tx.exec();
 }

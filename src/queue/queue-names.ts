@@ -40,3 +40,9 @@ export const NOTIFY_QUEUE_NAME = 'shift-export-notifications';
 
 /** The one job name of NOTIFY_QUEUE_NAME: POST one event to one webhook URL (jobs/notify.ts). */
 export const NOTIFY_JOB_NAME = 'webhook';
+
+/**
+ * The job name of NOTIFY_QUEUE_NAME that sends the e-mail of one published export of a definition
+ * with `deliver.email` (jobs/deliver-mail.ts).
+ */
+export const MAIL_JOB_NAME = 'email';

@@ -18,6 +18,9 @@ describe('histogramText', () => {
         notifications_delivered: 0,
         notification_attempts_failed: 0,
         notifications_abandoned: 0,
+        mail_messages_sent: 0,
+        mail_messages_refused: 0,
+        mail_deliveries_failed: 0,
       },
       duration: { buckets: [...buckets, 2], sumSeconds: 24.5, count: 2 },
     });

@@ -10,6 +10,7 @@ import type { RunningSandbox } from 'wfm-sandbox';
 import { waitForJob } from '../../src/queue/wait-for-job.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startTestSandbox } from '../support/sandbox.js';
+import { writeMailDeliveryRecord } from '../../src/queue/mail-delivery-record.js';
 import { startHarness, type Harness } from '../queue/support/queue-harness.js';
 import { startHarnessApi, type HarnessApi } from './support/harness-api.js';
 
@@ -295,6 +296,25 @@ describe('exports', () => {
       failed_reason: null,
       result: { period: { from: DAY, to: DAY } },
     });
+    expect(view).not.toHaveProperty('mail_delivery');
+    // What the worker's e-mail job records for the export (jobs/deliver-mail.ts) is shown with it.
+    const record = {
+      definition: 'daily-mail',
+      state: 'failed' as const,
+      at: '2024-03-31T06:00:00.000Z',
+      attempts: 8,
+      messages: 1,
+      sent: 0,
+      refused: 0,
+      failed: 1,
+      skipped_recipients: 0,
+      unchanged: 0,
+      reason:
+        'MAIL_SEND: the message could not reach the SMTP server smtp://mail.example.com:587: ECONNECTION',
+    };
+    const exportId = String((view['result'] as { export_id: string }).export_id);
+    await writeMailDeliveryRecord(harness.producer.connection, harness.prefix, exportId, record);
+    expect((await call(`/exports/${jobId}`)).json()).toMatchObject({ mail_delivery: record });
     const folder = realpathSync(join(harness.dest, `${DAY}_${DAY}`));
     const file = await call(`/exports/${jobId}/files/shifts.csv`);
     expect(file.status).toBe(200);

@@ -317,6 +317,25 @@ describe('a bad definitions file', () => {
     ]);
   });
 
+  it('refuses an address that delivery would not send to: a display name, a line break', async () => {
+    expect(
+      await problemLines(
+        yaml(
+          'exports:',
+          '  - name: monthly',
+          '    period: last-month',
+          '    deliver:',
+          '      email:',
+          '        to: ["Bob <bob@example.com>"]',
+          '        cc: ["a@b.example\\r\\nBcc: x@evil.example"]',
+        ),
+      ),
+    ).toEqual([
+      'exports.yaml:6:14: exports[0].deliver.email.to[0]: "Bob <bob@example.com>" is not an e-mail address (expected a plain name@domain)',
+      'exports.yaml:7:14: exports[0].deliver.email.cc[0]: "a@b.example\\r\\nBcc: x@evil.example" is not an e-mail address (expected a plain name@domain)',
+    ]);
+  });
+
   it('has a bad cron pattern', async () => {
     expect(
       await problemLines(

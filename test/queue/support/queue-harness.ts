@@ -7,12 +7,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import type { QueueEvents } from 'bullmq';
+import type { Job, QueueEvents } from 'bullmq';
 import { loadExportConfig, type ExportConfig } from '../../../src/config/export-config.js';
 import { loadNotifyConfig } from '../../../src/config/notify-config.js';
 import { loadQueueConfig, type QueueConfig } from '../../../src/config/queue-config.js';
 import { loadS3Config } from '../../../src/config/s3-config.js';
 import { loadScheduleConfig, type ScheduleConfig } from '../../../src/config/schedule-config.js';
+import { loadSmtpConfig } from '../../../src/config/smtp-config.js';
+import type { MailSettings } from '../../../src/notify/mail-recipients.js';
 import { loadWfmConfig, requireUpstream } from '../../../src/config/wfm-config.js';
 import { createLogger, type Logger } from '../../../src/logger.js';
 import { openProducer, type Producer } from '../../../src/queue/producer.js';
@@ -52,6 +54,10 @@ export interface HarnessOptions {
   readonly wfmToken?: string;
   /** Extra env for the config loaders (JOB_ATTEMPTS, NIGHTLY_TZ, ...). */
   readonly env?: Record<string, string>;
+  /** The `deliver.email` of an export job's definition (what the definitions wiring resolves). */
+  readonly mailSettingsOf?: (
+    job: Job,
+  ) => { readonly definition: string; readonly email: MailSettings } | undefined;
 }
 
 export interface Harness {
@@ -155,7 +161,12 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       s3Config: () => loadS3Config(env),
       logger,
       progressIntervalMs: 100,
-      notify: { config: loadNotifyConfig(env), knownSecrets: secretValuesOf(env) },
+      notify: {
+        config: loadNotifyConfig(env),
+        knownSecrets: secretValuesOf(env),
+        smtp: loadSmtpConfig(env),
+        ...(options.mailSettingsOf === undefined ? {} : { mailSettingsOf: options.mailSettingsOf }),
+      },
     });
     workers.push(worker);
     return worker;

@@ -1,0 +1,198 @@
+// Who gets which mail of an export definition's `deliver.email`: the messages to write (one per
+// division with `to: division-managers`, one for the whole export with a list of addresses) and the
+// people left out, each with the reason. Pure: the divisions and their managers are read from the
+// upstream by the caller, at send time, so a manager who left since the export ran gets nothing.
+// A manager gets mail when `active` and `inviteAccepted` are both true and `login` is a plain
+// address (src/domain/mail-address.ts); everything of the upstream's that reaches a header is an
+// address that passed that rule, or a display name with every control character taken out.
+
+import type { DivisionManager } from 'wfm-contract/division';
+import type { ExportFormat } from '../domain/export-format.js';
+import { isPlainAddress } from '../domain/mail-address.js';
+
+/** `to:` meaning each division's managers (the definitions' DIVISION_MANAGERS). */
+export const DIVISION_MANAGERS_TO = 'division-managers';
+
+/** An export definition's `deliver.email`, as the definitions loader returns it. */
+export interface MailSettings {
+  readonly to: readonly string[] | typeof DIVISION_MANAGERS_TO;
+  readonly cc: readonly string[];
+  readonly attach: readonly ExportFormat[];
+  readonly when: 'always' | 'changed';
+}
+
+/** A division as the upstream lists it (GET /v1/orgstruct/divisions, fields=dirs). */
+export interface MailDivision {
+  readonly id: number;
+  readonly name: string;
+  readonly dirs?:
+    | readonly Pick<
+        DivisionManager,
+        'id' | 'active' | 'inviteAccepted' | 'login' | 'firstName' | 'lastName'
+      >[]
+    | undefined;
+}
+
+export interface MailRecipient {
+  readonly address: string;
+  /** A display name without control characters; undefined when there is none. */
+  readonly name: string | undefined;
+}
+
+/** One message to write: a division's (division_id set) or the whole export's (null). */
+export interface MailGroup {
+  readonly division_id: number | null;
+  readonly to: readonly MailRecipient[];
+  readonly cc: readonly MailRecipient[];
+}
+
+export const SKIP_REASONS = [
+  'inactive',
+  'invite_not_accepted',
+  'login_not_an_address',
+  'not_an_address',
+  'division_not_found',
+  'no_recipient',
+] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+const SKIP_TEXT: Readonly<Record<SkipReason, string>> = {
+  inactive: 'the manager is not active',
+  invite_not_accepted: 'the manager has not accepted the invitation',
+  login_not_an_address: 'the login is not an e-mail address',
+  not_an_address: 'not an e-mail address',
+  division_not_found: 'the upstream does not list this division (or its managers)',
+  no_recipient: 'the division has no manager who can get mail',
+};
+
+/** Someone (or a division) that gets no mail, and why: in the job's result and the log. */
+export interface SkippedRecipient {
+  readonly division_id: number | null;
+  /** The upstream's manager id; null for an address of the definition or a whole division. */
+  readonly manager_id: number | null;
+  /** The login or address as text that is safe to print: control characters escaped. */
+  readonly login: string | null;
+  readonly reason: SkipReason;
+  readonly message: string;
+}
+
+export interface MailRecipients {
+  readonly groups: readonly MailGroup[];
+  readonly skipped: readonly SkippedRecipient[];
+}
+
+/** Longest display name put in a header (the upstream's names have no limit). */
+export const MAX_DISPLAY_NAME = 100;
+
+/**
+ * A name as a header may carry it: every control character (CR and LF above all), line or
+ * paragraph separator and bidi control becomes a space, spaces collapse, at most MAX_DISPLAY_NAME
+ * characters. nodemailer quotes and encodes what remains (non-Latin letters included).
+ */
+export function displayName(text: string): string | undefined {
+  const cleaned = text
+    // eslint-disable-next-line no-control-regex -- taking control characters out is the point
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (cleaned === '') return undefined;
+  return [...cleaned].slice(0, MAX_DISPLAY_NAME).join('').trim();
+}
+
+/** A login or address as a log line and a job result may show it: control characters escaped. */
+export function shownLogin(text: string): string {
+  const escaped = JSON.stringify(text).slice(1, -1);
+  return escaped.length > 200 ? `${escaped.slice(0, 199)}…` : escaped;
+}
+
+function skipped(
+  division: number | null,
+  manager: number | null,
+  login: string | null,
+  reason: SkipReason,
+): SkippedRecipient {
+  return {
+    division_id: division,
+    manager_id: manager,
+    login: login === null ? null : shownLogin(login),
+    reason,
+    message: SKIP_TEXT[reason],
+  };
+}
+
+/** The addresses of a list, de-duplicated without regard to case; the others skipped. */
+function addressList(
+  list: readonly string[],
+  division: number | null,
+  out: SkippedRecipient[],
+): MailRecipient[] {
+  const seen = new Set<string>();
+  const recipients: MailRecipient[] = [];
+  for (const address of list) {
+    if (!isPlainAddress(address)) {
+      out.push(skipped(division, null, address, 'not_an_address'));
+      continue;
+    }
+    if (seen.has(address.toLowerCase())) continue;
+    seen.add(address.toLowerCase());
+    recipients.push({ address, name: undefined });
+  }
+  return recipients;
+}
+
+/** Why a manager gets no mail; undefined when they get it. */
+function managerProblem(manager: NonNullable<MailDivision['dirs']>[number]): SkipReason | undefined {
+  if (!manager.active) return 'inactive';
+  if (!manager.inviteAccepted) return 'invite_not_accepted';
+  if (!isPlainAddress(manager.login)) return 'login_not_an_address';
+  return undefined;
+}
+
+/**
+ * The messages of one delivery. With a list of addresses: one message for the export. With
+ * division-managers: one per division of `divisionIds` (those the export wrote files for) that has
+ * a manager who can get mail, in the order given; cc goes on every message.
+ */
+export function mailRecipients(
+  settings: Pick<MailSettings, 'to' | 'cc'>,
+  divisionIds: readonly number[],
+  divisions: readonly MailDivision[],
+): MailRecipients {
+  const out: SkippedRecipient[] = [];
+  if (settings.to !== DIVISION_MANAGERS_TO) {
+    const to = addressList(settings.to, null, out);
+    const cc = addressList(settings.cc, null, out).filter(
+      (c) => !to.some((t) => t.address.toLowerCase() === c.address.toLowerCase()),
+    );
+    return { groups: to.length === 0 ? [] : [{ division_id: null, to, cc }], skipped: out };
+  }
+  const byId = new Map(divisions.map((d) => [d.id, d]));
+  const groups: MailGroup[] = [];
+  const ccOnce = addressList(settings.cc, null, out);
+  for (const id of divisionIds) {
+    const division = byId.get(id);
+    if (division?.dirs === undefined) {
+      out.push(skipped(id, null, null, 'division_not_found'));
+      continue;
+    }
+    const seen = new Set<string>();
+    const to: MailRecipient[] = [];
+    for (const manager of division.dirs) {
+      const problem = managerProblem(manager);
+      if (problem !== undefined) {
+        out.push(skipped(id, manager.id, manager.login, problem));
+        continue;
+      }
+      if (seen.has(manager.login.toLowerCase())) continue;
+      seen.add(manager.login.toLowerCase());
+      to.push({ address: manager.login, name: displayName(`${manager.firstName} ${manager.lastName}`) });
+    }
+    if (to.length === 0) {
+      out.push(skipped(id, null, null, 'no_recipient'));
+      continue;
+    }
+    const cc = ccOnce.filter((c) => !seen.has(c.address.toLowerCase()));
+    groups.push({ division_id: id, to, cc });
+  }
+  return { groups, skipped: out };
+}

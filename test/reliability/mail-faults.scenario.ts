@@ -1,0 +1,151 @@
+// E-mail faults: the SMTP server is down when a published export's mail is due (the export stays
+// published, the mail is retried and arrives once the server is up), and the server refuses one
+// recipient with 550 (the others get the mail once; the refused address is recorded and not tried
+// again). A worker in this process, a real redis-server, the sandbox and a real SMTP server on
+// 127.0.0.1; the job logs are kept for the secret sweep.
+
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Job, Worker } from 'bullmq';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { mailJobId } from '../../src/notify/mail-job.js';
+import { openNotificationQueue } from '../../src/notify/notification-queue.js';
+import { enqueueExport } from '../../src/queue/enqueue-export.js';
+import { exportJobData } from '../../src/queue/export-job-data.js';
+import { readExportJobResult, type ExportJobResult } from '../../src/queue/export-job-result.js';
+import { waitForJob } from '../../src/queue/wait-for-job.js';
+import type { RunningSandbox } from 'wfm-sandbox';
+import { startHarness, type Harness } from '../queue/support/queue-harness.js';
+import { freePort, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { startSmtpReceiver } from '../support/smtp-receiver.js';
+import { keepText, WFM_SECRET_TOKEN } from './support/evidence.js';
+import { scenario } from './support/scenario.js';
+import { startScenarioSandbox, sourceShape } from './support/scenario-sandbox.js';
+
+const GROUP = 'e-mail';
+const DAY = '2024-03-30';
+const DEFINITION = 'reliability-mail';
+
+let redis: RedisServer;
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  [redis, sandbox] = await Promise.all([startRedisServer(), startScenarioSandbox(sourceShape(2_000))]);
+});
+
+afterAll(async () => {
+  await Promise.all([redis?.stop(), sandbox?.close()]);
+});
+
+async function world(smtpPort: number, to: string[]): Promise<Harness> {
+  return startHarness({
+    redisUrl: redis.url,
+    sandboxUrl: sandbox.url,
+    wfmToken: WFM_SECRET_TOKEN,
+    mailSettingsOf: () => ({
+      definition: DEFINITION,
+      email: { to, cc: [], attach: ['csv'], when: 'always' },
+    }),
+    env: {
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      SMTP_FROM: 'reports@example.com',
+      NOTIFY_BACKOFF_MS: '100',
+      NOTIFY_ATTEMPTS: '30',
+    },
+  });
+}
+
+async function exportOnce(h: Harness): Promise<ExportJobResult> {
+  const { jobId } = await enqueueExport(h.producer.queue, exportJobData(DAY, DAY, ['csv']));
+  const outcome = await waitForJob(h.producer.queue, await h.events(), jobId, () => undefined);
+  if (outcome.state !== 'completed') throw new Error(`the export failed: ${outcome.reason}`);
+  const result = readExportJobResult(outcome.returnValue);
+  if (result === undefined) throw new Error('not an export result');
+  return result;
+}
+
+async function mailJobDone(h: Harness, worker: Worker, result: ExportJobResult): Promise<Job> {
+  const id = mailJobId(DEFINITION, result.export_id);
+  const done = new Promise<void>((resolve) => {
+    worker.on('completed', (job) => job.id === id && resolve());
+    worker.on('failed', (job) => job?.id === id && job.finishedOn !== undefined && resolve());
+  });
+  const queue = openNotificationQueue(h.producer.connection, { prefix: h.prefix, attempts: 1, backoffMs: 0 });
+  try {
+    const state = await (await queue.getJob(id))?.getState();
+    if (state !== 'completed' && state !== 'failed') await done;
+    const job = await queue.getJob(id);
+    if (job === undefined) throw new Error(`no e-mail job ${id}`);
+    return job;
+  } finally {
+    await queue.close();
+  }
+}
+
+describe('e-mail faults', () => {
+  it('SMTP down during delivery', async () => {
+    await scenario(GROUP, 'SMTP down during delivery', async () => {
+      const port = await freePort();
+      const h = await world(port, ['hq@example.com']);
+      let smtp: Awaited<ReturnType<typeof startSmtpReceiver>> | undefined;
+      try {
+        const running = await h.startWorker();
+        const notifyWorker = running.notifyWorker;
+        if (notifyWorker === undefined) throw new Error('no notification worker');
+        const failures: number[] = [];
+        const twoFailures = new Promise<void>((resolve) =>
+          notifyWorker.on('failed', () => {
+            failures.push(1);
+            if (failures.length === 2) resolve();
+          }),
+        );
+        const result = await exportOnce(h);
+        await twoFailures;
+        const published = existsSync(join(result.location, 'manifest.json'));
+        smtp = await startSmtpReceiver(port);
+        const job = await mailJobDone(h, notifyWorker, result);
+        keepText('mail-faults-smtp-down.log', JSON.stringify(h.logs));
+        if (!published) throw new Error('the export was not published while SMTP was down');
+        if ((await job.getState()) !== 'completed')
+          throw new Error(`the e-mail job ended ${await job.getState()}`);
+        if (smtp.messages.length !== 1) throw new Error(`${smtp.messages.length} mails arrived, not 1`);
+        return {
+          outcome: `export published; e-mail sent once after ${job.attemptsMade - 1} failed attempts, when the server came up`,
+        };
+      } finally {
+        await h.stop();
+        await smtp?.close();
+      }
+    });
+  });
+
+  it('one recipient refused with 550', async () => {
+    await scenario(GROUP, 'one recipient refused with 550', async () => {
+      const smtp = await startSmtpReceiver();
+      smtp.refuse.add('gone@example.com');
+      const h = await world(smtp.port, ['hq@example.com', 'gone@example.com']);
+      try {
+        const running = await h.startWorker();
+        const notifyWorker = running.notifyWorker;
+        if (notifyWorker === undefined) throw new Error('no notification worker');
+        const result = await exportOnce(h);
+        const job = await mailJobDone(h, notifyWorker, result);
+        keepText('mail-faults-550.log', JSON.stringify(h.logs));
+        const report = job.returnvalue as { messages?: { status: string; refused: string[] }[] };
+        const [message] = report.messages ?? [];
+        if ((await job.getState()) !== 'completed')
+          throw new Error(`the e-mail job ended ${await job.getState()}`);
+        // BullMQ counts the attempt that completed: 1 is the first try.
+        if (job.attemptsMade !== 1) throw new Error(`the e-mail took ${job.attemptsMade} attempts, not 1`);
+        if (message?.refused.join(',') !== 'gone@example.com')
+          throw new Error(`refused ${JSON.stringify(message?.refused)}, not gone@example.com`);
+        const to = smtp.messages.flatMap((m) => m.envelopeTo);
+        if (to.join(',') !== 'hq@example.com') throw new Error(`the mail reached ${to.join(',')}`);
+        return { outcome: 'one mail to the other recipient; the refused address recorded, not retried' };
+      } finally {
+        await h.stop();
+        await smtp.close();
+      }
+    });
+  });
+});
