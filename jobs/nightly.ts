@@ -11,33 +11,11 @@
 import type { Job, Queue } from 'bullmq';
 import type { ExportConfig } from '../src/config/export-config.js';
 import type { ScheduleConfig } from '../src/config/schedule-config.js';
-import { daysFromCivil } from 'wfm-contract/civil-time';
+import { localDay } from '../src/definitions/zoned-time.js';
 import { periodFromDay, type Period } from '../src/domain/period.js';
 import type { Logger } from '../src/logger.js';
 import { enqueueExport } from '../src/queue/enqueue-export.js';
 import { exportJobData, nightlyJobDataSchema, parseJobData } from '../src/queue/export-job-data.js';
-
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** Day number (days since 1970-01-01) of the local date at `ms` in time zone `tz`. */
-export function localDayNumber(ms: number, tz: string): number {
-  let format = dateFormats.get(tz);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      era: 'short',
-    });
-    dateFormats.set(tz, format);
-  }
-  const parts = format.formatToParts(ms);
-  const part = (type: Intl.DateTimeFormatPartTypes): number =>
-    Number(parts.find((p) => p.type === type)?.value);
-  const year = parts.find((p) => p.type === 'era')?.value === 'BC' ? 1 - part('year') : part('year');
-  return daysFromCivil(year, part('month'), part('day'));
-}
 
 /**
  * The days a nightly run at `at` (ms since the epoch) exports: yesterday in `tz` first, then the
@@ -45,7 +23,7 @@ export function localDayNumber(ms: number, tz: string): number {
  * run's own local date, whatever the hour (a run at 00:00 exports the day that just ended).
  */
 export function nightlyPeriods(at: number, tz: string, lookbackDays: number): Period[] {
-  const yesterday = localDayNumber(at, tz) - 1;
+  const yesterday = localDay(at, tz) - 1;
   const periods: Period[] = [];
   for (let back = 0; back <= lookbackDays; back++) periods.push(periodFromDay(yesterday - back));
   return periods;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { localDayNumber, nightlyPeriods, scheduledAt } from '../../jobs/nightly.js';
+import { nightlyPeriods, scheduledAt } from '../../jobs/nightly.js';
+import { localDay } from '../../src/definitions/zoned-time.js';
 import { formatDay } from 'wfm-contract/civil-time';
 
 const at = (iso: string): number => Date.parse(iso);
@@ -95,7 +96,7 @@ describe('nightlyPeriods', () => {
             month: '2-digit',
             day: '2-digit',
           }).format(ms);
-          const today = localDayNumber(ms, tz);
+          const today = localDay(ms, tz);
           expect(formatDay(today)).toBe(local);
           periods.forEach((p, i) => expect(p.from).toBe(formatDay(today - 1 - i)));
         },
