@@ -24,7 +24,7 @@ import { parseManifest } from '../../src/render/manifest.js';
 import type { RunningSandbox } from 'wfm-sandbox';
 import { cliEnv, runCli } from '../support/cli.js';
 import { SANDBOX_ADMIN_TOKEN, startTestSandbox } from '../support/sandbox.js';
-import { SOFFICE } from '../support/workbook-readers.js';
+import { SOFFICE, sofficeEnv } from '../support/workbook-readers.js';
 
 const run = promisify(execFile);
 const PERIOD = { from: '2024-03-25', to: '2024-03-31' };
@@ -62,7 +62,7 @@ async function importGerman(files: readonly string[], out: string): Promise<void
       out,
       ...files,
     ],
-    { timeout: 300_000 },
+    { timeout: 300_000, env: sofficeEnv(out) },
   );
 }
 

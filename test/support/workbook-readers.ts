@@ -4,7 +4,7 @@
 // libreoffice-calc).
 
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -105,7 +105,7 @@ export async function libreOfficeShiftsSheet(path: string): Promise<string[][]> 
         join(work, 'out'),
         path,
       ],
-      { timeout: 180_000 },
+      { timeout: 180_000, env: sofficeEnv(work) },
     );
     const file = readdirSync(join(work, 'out')).find((name) => name.endsWith('.csv'));
     if (file === undefined) throw new Error('LibreOffice wrote no CSV');
@@ -113,6 +113,17 @@ export async function libreOfficeShiftsSheet(path: string): Promise<string[][]> 
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * LibreOffice's environment: its temp files (`lu*.tmp`, left behind when a conversion is killed)
+ * go into `folder`, which the caller removes, not into the test file's TMPDIR, which the leak
+ * guard checks.
+ */
+export function sofficeEnv(folder: string): NodeJS.ProcessEnv {
+  const temp = join(folder, 'tmp');
+  mkdirSync(temp, { recursive: true });
+  return { ...process.env, TMPDIR: temp };
 }
 
 /** Why LibreOffice tests cannot run here, or undefined when they can. */
@@ -132,7 +143,7 @@ export async function libreOfficePdf(path: string, dir: string): Promise<string>
     await run(
       SOFFICE,
       [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'pdf', '--outdir', dir, path],
-      { timeout: 300_000 },
+      { timeout: 300_000, env: sofficeEnv(profile) },
     );
   } finally {
     rmSync(profile, { recursive: true, force: true });
