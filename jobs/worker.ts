@@ -11,7 +11,11 @@
 // Every closing step is bounded, so a worker whose Redis is unreachable still stops when told to.
 // With NOTIFY_WEBHOOK_URL set, a job's outcome that is an event (job-notifications.ts) is handed to
 // the queue `shift-export-notifications` after the processor, and a second BullMQ Worker on that
-// queue delivers it (notify.ts): a slow receiver never holds an export slot.
+// queue delivers it (notify.ts): a slow receiver never holds an export slot. An export job of a
+// definition also gets its definition's delivery (definition-delivery.ts), looked up in the
+// definitions in force: its events go to its own webhooks too, and with SMTP_URL its e-mail is
+// queued there (deliver-mail.ts). Definitions that ask for e-mail need SMTP_URL, at start and on
+// reload (a reload that breaks the rule is refused like a broken file).
 
 import { hostname } from 'node:os';
 import { UnrecoverableError, WaitingError, Worker, type Job, type Queue } from 'bullmq';

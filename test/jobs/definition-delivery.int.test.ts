@@ -208,6 +208,23 @@ describe('the worker delivers what the definitions file asks', () => {
     }
   });
 
+  it("tells the definition's webhook of its export that failed for good, by name", async () => {
+    const h = await open(writeFile(definitionsFile(`${receiver.origin}/hooks/hq-daily`)));
+    await h.startWorker();
+    // A period that ends before it starts: a terminal failure, on the first attempt.
+    const data = exportJobData(DAY, '2024-03-29', ['csv'], join(h.dest, 'hq-daily'), 'hq-daily');
+    const { jobId } = await enqueueExport(h.producer.queue, data);
+    const outcome = await waitForJob(h.producer.queue, await h.events(), jobId, () => undefined);
+    expect(outcome.state).toBe('failed');
+    const [request] = await receiver.waitFor(1);
+    expect(request?.json()).toMatchObject({
+      event: 'export.failed',
+      definition: 'hq-daily',
+      error: { code: 'REQUEST_INVALID' },
+    });
+    expect(smtp.messages).toHaveLength(0);
+  });
+
   it('queues no e-mail and no event for an export that names no definition', async () => {
     const h = await open(writeFile(definitionsFile(`${receiver.origin}/hooks/hq-daily`)));
     await h.startWorker();
