@@ -26,6 +26,7 @@ import { exportJobDataSchema } from '../src/queue/export-job-data.js';
 import { readExportJobResult } from '../src/queue/export-job-result.js';
 import { JOB_NAMES } from '../src/queue/queue-names.js';
 import type { BackfillResult } from './backfill.js';
+import { definitionNameOf } from './definition-delivery.js';
 
 export interface JobNotificationsDeps {
   readonly notifier: QueuedNotifier;
@@ -62,6 +63,7 @@ export function jobNotifications(deps: JobNotificationsDeps): JobNotifications {
     const data = exportJobDataSchema.safeParse(job.data);
     return (data.success ? data.data.dest : undefined) ?? deps.exportConfig.dest;
   };
+  // Every event of an export names its definition (and so reaches the definition's own webhooks).
   const send = (event: NotifyEvent, linkDest?: string): Promise<void> =>
     deps.notifier.notify(event, linkDest);
 
@@ -74,7 +76,8 @@ export function jobNotifications(deps: JobNotificationsDeps): JobNotifications {
         if (result === undefined) return;
         const dest = destOf(job);
         const local = isLocalDestination(dest);
-        await send(exportPublishedEvent(result, { ...context, local }), local ? undefined : dest);
+        const definition = definitionNameOf(job);
+        await send(exportPublishedEvent(result, { ...context, local, definition }), local ? undefined : dest);
         const mail = deps.mail?.settingsOf(job);
         if (deps.mail !== undefined && mail !== undefined)
           await queueExportMail(
@@ -140,7 +143,7 @@ export function jobNotifications(deps: JobNotificationsDeps): JobNotifications {
             durationMs: Math.max(0, at.getTime() - (job.processedOn ?? at.getTime())),
             occurrence: occurrence(job),
           },
-          { jobId: job.id ?? null, now: at },
+          { jobId: job.id ?? null, now: at, definition: data.success ? data.data.export : undefined },
         ),
       );
     },

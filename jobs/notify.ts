@@ -1,6 +1,6 @@
 // The processor of `webhook` jobs on the queue `shift-export-notifications`: POST one event to one
-// receiver. The receiver is looked up by its key in this worker's NOTIFY_WEBHOOK_URL (the job never
-// held the URL); S3 file links are signed now, so they are fresh even on a late retry. A 2xx
+// receiver. The receiver is looked up by its key in this worker's NOTIFY_WEBHOOK_URL and the
+// `deliver.webhook` URLs of the definitions in force (the job never held the URL); S3 file links are signed now, so they are fresh even on a late retry. A 2xx
 // completes the job — and since the job id is the event's and the receiver's, the event is never
 // queued for that receiver again. Network errors, timeouts, 408, 429 and 5xx are retried with the
 // queue's backoff; another 4xx, or a receiver no longer configured, abandons the event at once.
@@ -23,7 +23,8 @@ import { toJobFailure } from '../src/queue/job-failure.js';
 
 export interface NotifyDeps {
   readonly config: NotifyConfig;
-  readonly targets: readonly WebhookTarget[];
+  /** The receivers a job may name: NOTIFY_WEBHOOK_URL's and the definitions' in force now. */
+  readonly targets: readonly WebhookTarget[] | (() => readonly WebhookTarget[]);
   readonly s3Config: () => S3Config;
   readonly logger: Logger;
   readonly metrics?: { readonly redis: RedisClient; readonly prefix: string };
@@ -37,7 +38,8 @@ export interface NotifyJobResult {
 }
 
 export function createNotifyProcessor(deps: NotifyDeps): (job: Job) => Promise<NotifyJobResult> {
-  const byKey = new Map(deps.targets.map((t) => [t.key, t]));
+  const targetsNow =
+    typeof deps.targets === 'function' ? deps.targets : () => deps.targets as readonly WebhookTarget[];
   const count = async (outcomes: NotificationOutcome[]): Promise<void> => {
     if (deps.metrics === undefined) return;
     await recordNotificationOutcome(deps.metrics.redis, deps.metrics.prefix, outcomes).catch(
@@ -50,15 +52,15 @@ export function createNotifyProcessor(deps: NotifyDeps): (job: Job) => Promise<N
     // Parsed by its schema's essentials; the rest was built by this code before it was stored.
     const stored = data.event as unknown as NotifyEvent;
     const log = deps.logger.child({ jobId: job.id, event: stored.event, eventId: stored.id, attempt });
-    const target = byKey.get(data.target);
+    const target = targetsNow().find((t) => t.key === data.target);
     if (target === undefined) {
       await count(['abandoned']);
       log.error(
         { target: data.target },
-        'notification abandoned: its URL is no longer in NOTIFY_WEBHOOK_URL',
+        "notification abandoned: its URL is no longer in NOTIFY_WEBHOOK_URL or a definition's deliver.webhook",
       );
       throw new UnrecoverableError(
-        `NOTIFY_DELIVERY_FAILED: the receiver ${data.target} is no longer in NOTIFY_WEBHOOK_URL`,
+        `NOTIFY_DELIVERY_FAILED: the receiver ${data.target} is no longer in NOTIFY_WEBHOOK_URL or a definition's deliver.webhook`,
       );
     }
     const event =

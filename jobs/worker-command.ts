@@ -17,6 +17,8 @@ import { loadQueueTuning } from '../src/config/queue-tuning.js';
 import { parseFlags, writeLine, type Command } from '../src/cli/command.js';
 import { formatProblem } from '../src/definitions/definition-problem.js';
 import { loadExportDefinitions } from '../src/definitions/load-export-definitions.js';
+import { definitionsWithEmail } from '../src/definitions/export-definition.js';
+import { assertSmtpForEmail } from '../src/notify/smtp-required.js';
 
 export const workerCommand: Command = {
   name: 'worker',
@@ -55,7 +57,11 @@ With NOTIFY_WEBHOOK_URL set it also delivers webhooks (export.published, export.
 backfill.completed) from the queue "shift-export-notifications", retried NOTIFY_ATTEMPTS times.
 With SMTP_URL and SMTP_FROM set it sends the e-mail of definitions with deliver.email from the
 same queue, after the export is published; a mail that finally fails raises
-export.delivery_failed.
+export.delivery_failed. A file with a definition that asks for e-mail (deliver.email) needs
+SMTP_URL: without it the worker does not start (exit 2, one line), and a SIGHUP that brings such
+a file keeps the definitions in force and logs one error line. A definition's own webhooks
+(deliver.webhook) get its events (export.published, export.failed, export.delivery_failed, each
+naming the definition) as NOTIFY_WEBHOOK_URL does, with the same retries.
 
 Needs WFM_BASE_URL and WFM_TOKEN (or WFM_TOKEN_FILE); logs JSON lines to stderr (LOG_LEVEL).
 
@@ -82,6 +88,8 @@ Examples:
       return 2;
     }
     const smtp = loadSmtpConfig(io.env);
+    // A definition that asks for e-mail on a worker that cannot send it: one line, exit 2.
+    assertSmtpForEmail(definitionsWithEmail(loaded.definitions), smtp);
     const logger = createLogger({
       level: loadLogLevel(io.env),
       destination: io.stderr,

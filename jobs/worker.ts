@@ -11,7 +11,11 @@
 // Every closing step is bounded, so a worker whose Redis is unreachable still stops when told to.
 // With NOTIFY_WEBHOOK_URL set, a job's outcome that is an event (job-notifications.ts) is handed to
 // the queue `shift-export-notifications` after the processor, and a second BullMQ Worker on that
-// queue delivers it (notify.ts): a slow receiver never holds an export slot.
+// queue delivers it (notify.ts): a slow receiver never holds an export slot. An export job of a
+// definition also gets its definition's delivery (definition-delivery.ts), looked up in the
+// definitions in force: its events go to its own webhooks too, and with SMTP_URL its e-mail is
+// queued there (deliver-mail.ts). Definitions that ask for e-mail need SMTP_URL, at start and on
+// reload (a reload that breaks the rule is refused like a broken file).
 
 import { hostname } from 'node:os';
 import { UnrecoverableError, WaitingError, Worker, type Job, type Queue } from 'bullmq';
@@ -36,7 +40,7 @@ import {
 import type { MailSettings } from '../src/notify/mail-recipients.js';
 import { smtpSender } from '../src/notify/smtp-sender.js';
 import { openNotificationQueue, QueuedNotifier } from '../src/notify/notification-queue.js';
-import { webhookTargets } from '../src/notify/webhook-target.js';
+import { webhookTargets, type WebhookTarget } from '../src/notify/webhook-target.js';
 import type { QueueTuning } from '../src/config/queue-tuning.js';
 import { closeRedis } from '../src/queue/redis-connection.js';
 import { settleWithin } from '../src/settle-within.js';
@@ -51,6 +55,10 @@ import type { DefinitionsResult } from '../src/definitions/load-export-definitio
 import type { ExportDefinitions } from '../src/definitions/export-definition.js';
 import { createNotifyProcessor } from './notify.js';
 import { createDeliverMailProcessor } from './deliver-mail.js';
+import { definitionDelivery, type DefinitionDelivery } from './definition-delivery.js';
+import { definitionsWithEmail } from '../src/definitions/export-definition.js';
+import { assertSmtpForEmail } from '../src/notify/smtp-required.js';
+import { ConfigError } from '../src/errors.js';
 
 /** Webhook deliveries one worker process runs at once (each waits at most NOTIFY_TIMEOUT_MS). */
 export const NOTIFY_CONCURRENCY = 4;
@@ -88,8 +96,8 @@ export interface ExportWorkerOptions {
     /** SMTP_* (e-mail of definitions with `deliver.email`); absent or without SMTP_URL: no e-mail. */
     readonly smtp?: SmtpConfig;
     /**
-     * The `deliver.email` of the definition an export job ran for (resolved from the job's data by
-     * the definitions the worker loaded); undefined: the export sends no e-mail.
+     * The `deliver.email` of the definition an export job ran for; undefined: the export sends no
+     * e-mail. Default: the job's `export` looked up in the definitions in force (definition-delivery.ts).
      */
     readonly mailSettingsOf?: (
       job: Job,
@@ -117,6 +125,9 @@ export interface RunningExportWorker {
   stop(reason: string): Promise<boolean>;
 }
 
+/** A worker given no SMTP settings sends no e-mail. */
+const NO_SMTP: SmtpConfig = { server: undefined, from: undefined, maxAttachmentBytes: 0 };
+
 type Processor = (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>;
 
 export async function startExportWorker(options: ExportWorkerOptions): Promise<RunningExportWorker> {
@@ -126,6 +137,10 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
   queue.on('error', (error) => logger.warn({ err: error }, 'queue error'));
   let definitions = options.definitions.initial;
   const currentDefinitions = (): ExportDefinitions => definitions;
+  // A file whose definitions ask for e-mail needs SMTP_URL; the command says so before Redis.
+  const smtpRule = (set: ExportDefinitions): void =>
+    assertSmtpForEmail(definitionsWithEmail(set), options.notify?.smtp ?? NO_SMTP);
+  smtpRule(definitions);
   const reconcile = (set: ExportDefinitions) =>
     withSchedulesLock(connection, queueConfig.prefix, logger, () =>
       reconcileSchedules(queue, set, queueConfig),
@@ -158,7 +173,7 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
     }),
   };
 
-  const notifications = startNotifications(options);
+  const notifications = startNotifications(options, definitionDelivery(currentDefinitions));
 
   /** Jobs in the processor now: with none, stopping has nothing to wait for. */
   let running = 0;
@@ -264,6 +279,16 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
         logger.error(
           { problems: loaded.problems.map(formatProblem), schedules: 'unchanged' },
           `export definitions not reloaded, the schedules in force are kept: ${first === undefined ? 'invalid' : formatProblem(first)}${more}`,
+        );
+        return false;
+      }
+      try {
+        smtpRule(loaded.definitions);
+      } catch (error) {
+        const reason = error instanceof ConfigError ? error.message : String(error);
+        logger.error(
+          { schedules: 'unchanged' },
+          `export definitions not reloaded, the schedules in force are kept: ${reason}`,
         );
         return false;
       }
@@ -377,12 +402,17 @@ interface Notifications {
  * names receivers. Deliveries have a worker of their own so a slow receiver never holds an export
  * slot, and a stopped export worker does not strand them: they wait in Redis for the next worker.
  */
-function startNotifications(options: ExportWorkerOptions): Notifications | undefined {
+function startNotifications(
+  options: ExportWorkerOptions,
+  delivery: DefinitionDelivery,
+): Notifications | undefined {
   const { connection, queueConfig, tuning, logger } = options;
   const config = options.notify?.config;
   const smtp = options.notify?.smtp;
   const mailOn = smtp?.server !== undefined;
-  if (config === undefined || (config.webhookUrls.length === 0 && !mailOn)) return undefined;
+  // An EXPORTS_FILE may give a definition webhooks of its own, now or after a SIGHUP.
+  const fromFile = options.definitions.initial.source.kind === 'file';
+  if (config === undefined || (config.webhookUrls.length === 0 && !mailOn && !fromFile)) return undefined;
   const targets = webhookTargets(config.webhookUrls);
   const queue = openNotificationQueue(connection, {
     prefix: queueConfig.prefix,
@@ -390,9 +420,18 @@ function startNotifications(options: ExportWorkerOptions): Notifications | undef
     backoffMs: config.backoffMs,
   });
   queue.on('error', (error) => logger.warn({ err: error }, 'notification queue error'));
-  const notifier = new QueuedNotifier(queue, targets, logger);
+  // An event of a definition goes to NOTIFY_WEBHOOK_URL and to the definition's own webhooks.
+  const targetsOf = (definition: string | undefined): readonly WebhookTarget[] =>
+    withTargets(targets, delivery.webhooksOf(definition));
+  const notifier = new QueuedNotifier(queue, targetsOf, logger);
   const metrics = { redis: connection, prefix: queueConfig.prefix };
-  const webhook = createNotifyProcessor({ config, targets, s3Config: options.s3Config, logger, metrics });
+  const webhook = createNotifyProcessor({
+    config,
+    targets: () => withTargets(targets, delivery.allWebhooks()),
+    s3Config: options.s3Config,
+    logger,
+    metrics,
+  });
   const sender = smtp?.server === undefined ? undefined : smtpSender(smtp.server);
   const mail =
     smtp === undefined || sender === undefined
@@ -405,7 +444,7 @@ function startNotifications(options: ExportWorkerOptions): Notifications | undef
           wfm: options.wfm,
           redis: connection,
           prefix: queueConfig.prefix,
-          ...(targets.length === 0 ? {} : { raise: (event) => notifier.notify(event) }),
+          raise: (event) => notifier.notify(event),
           logger,
         });
   const processor = async (job: Job): Promise<unknown> => {
@@ -429,13 +468,13 @@ function startNotifications(options: ExportWorkerOptions): Notifications | undef
   });
   worker.on('error', (error) => logger.error({ err: error }, 'notification worker error'));
   worker.on('closed', () => sender?.close());
-  const mailSettingsOf = options.notify?.mailSettingsOf;
+  const mailSettingsOf = options.notify?.mailSettingsOf ?? delivery.mailSettingsOf;
   const events = jobNotifications({
     notifier,
     exportConfig: options.exportConfig,
     knownSecrets: options.notify?.knownSecrets ?? [],
     logger,
-    ...(mailOn && mailSettingsOf !== undefined ? { mail: { queue, settingsOf: mailSettingsOf } } : {}),
+    ...(mailOn ? { mail: { queue, settingsOf: mailSettingsOf } } : {}),
   });
   return {
     events,
@@ -443,4 +482,12 @@ function startNotifications(options: ExportWorkerOptions): Notifications | undef
     worker,
     targets: [...targets.map((t) => t.shown), ...(smtp?.server === undefined ? [] : [smtp.server.shown])],
   };
+}
+
+/** `base` and the receivers of `urls` not already among them (one URL, one delivery). */
+function withTargets(base: readonly WebhookTarget[], urls: readonly string[]): readonly WebhookTarget[] {
+  if (urls.length === 0) return base;
+  const keys = new Set(base.map((t) => t.key));
+  const more = webhookTargets(urls).filter((t) => !keys.has(t.key) && keys.add(t.key));
+  return more.length === 0 ? base : [...base, ...more];
 }

@@ -4,6 +4,8 @@
 import { loadExportConfig } from '../config/export-config.js';
 import { loadNotifyConfig } from '../config/notify-config.js';
 import { loadS3Config } from '../config/s3-config.js';
+import { loadSmtpConfig } from '../config/smtp-config.js';
+import { assertSmtpForEmail } from '../notify/smtp-required.js';
 import { loadWfmConfig, requireUpstream } from '../config/wfm-config.js';
 import { parsePeriod } from '../domain/period.js';
 import { requestedFormats } from '../queue/export-request.js';
@@ -55,7 +57,10 @@ On a terminal it shows a progress line and logs nothing unless LOG_LEVEL is set;
 terminal (cron, CI) it logs JSON lines there at LOG_LEVEL (default info).
 
 With NOTIFY_WEBHOOK_URL set, the end of the export (export.published or export.failed) is POSTed
-to each URL: at most 3 attempts within 15 s after the export, never changing its exit code.
+to each URL: at most 3 attempts within 15 s after the export, never changing its exit code. With
+--export, the definition's own webhooks (deliver.webhook) get the same events, naming the
+definition; a definition with deliver.email needs SMTP_URL and SMTP_FROM (else exit 2 before the
+run) and mails each period's files right after it published, with the same bounded attempts.
 
 Examples:
   WFM_BASE_URL=https://wfm.example.com WFM_TOKEN_FILE=/run/secrets/wfm \\
@@ -130,9 +135,15 @@ async function runDefinition(name: string, date: string | undefined, io: CliIo):
   const run = await definitionRun(name, date, io);
   const wfm = requireUpstream(loadWfmConfig(io.env));
   const notifyConfig = loadNotifyConfig(io.env);
-  const [{ runCliExport }, { runNotifier }] = await Promise.all([
+  const smtp = loadSmtpConfig(io.env);
+  const email = run.definition.deliver?.email;
+  const webhooks = run.definition.deliver?.webhooks ?? [];
+  // Before the first export: a definition that asks for e-mail needs SMTP_URL (exit 2, one line).
+  assertSmtpForEmail(email === undefined ? [] : [run.definition.name], smtp);
+  const [{ runCliExport }, { runNotifier }, { deliverRunMail }] = await Promise.all([
     import('./run-cli-export.js'),
     import('./run-notifications.js'),
+    import('./run-mail.js'),
   ]);
   const scope = exportScopeOf(run.definition);
   const logger = commandLogger(io, 'run');
@@ -153,6 +164,8 @@ async function runDefinition(name: string, date: string | undefined, io: CliIo):
         knownSecrets: secretValuesOf(io.env),
         logger,
         io,
+        definition: run.definition.name,
+        webhooks,
       });
       try {
         const outcome = await runCliExport(
@@ -168,6 +181,20 @@ async function runDefinition(name: string, date: string | undefined, io: CliIo):
           interrupt.signal,
         );
         await notifier?.published(outcome);
+        // The period's e-mail right after it published; never changes the run's exit code.
+        if (email !== undefined)
+          await deliverRunMail(outcome, {
+            definition: run.definition.name,
+            email,
+            smtp,
+            notifyConfig,
+            webhooks,
+            dest,
+            s3Config: () => loadS3Config(io.env),
+            wfm,
+            logger,
+            io,
+          });
       } catch (error) {
         await notifier?.failed(error);
         if (interrupt.signal.aborted) throw error;

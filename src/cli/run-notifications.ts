@@ -1,5 +1,6 @@
 // The webhooks of `shift-export run`: after the export has published (or failed), one
-// export.published (or export.failed) to every NOTIFY_WEBHOOK_URL, sent in this process with a few
+// export.published (or export.failed) to every NOTIFY_WEBHOOK_URL — and, for `run --export NAME`,
+// to the definition's own `deliver.webhook` URLs, the event naming the definition — sent in this process with a few
 // quick retries and a hard bound (src/notify/deliver-now.ts) — a cron job has no queue to leave a
 // retry to. The export's result is already final when this runs: a receiver can make the run take
 // at most RUN_NOTIFY_DEADLINE_MS longer, never change its output or exit code.
@@ -33,14 +34,21 @@ export interface RunNotifierOptions {
   readonly knownSecrets: readonly string[];
   readonly logger: Logger;
   readonly io: CliIo;
+  /** The export definition run (`run --export NAME`), named in every event. */
+  readonly definition?: string;
+  /** The definition's own webhook URLs (`deliver.webhook`), beside NOTIFY_WEBHOOK_URL. */
+  readonly webhooks?: readonly string[];
   readonly now?: () => Date;
 }
 
-/** Undefined when NOTIFY_WEBHOOK_URL names no receiver. */
+/** Undefined when neither NOTIFY_WEBHOOK_URL nor the definition names a receiver. */
 export function runNotifier(options: RunNotifierOptions): RunNotifier | undefined {
   const { config, logger, io } = options;
-  if (config.webhookUrls.length === 0) return undefined;
-  const targets = webhookTargets(config.webhookUrls);
+  // One URL in both lists is one receiver.
+  const urls = [...new Set([...config.webhookUrls, ...(options.webhooks ?? [])])];
+  if (urls.length === 0) return undefined;
+  const targets = webhookTargets(urls);
+  const definition = options.definition;
   const now = options.now ?? (() => new Date());
   const startedAt = now();
   const send = async (event: NotifyEvent): Promise<void> => {
@@ -60,7 +68,7 @@ export function runNotifier(options: RunNotifierOptions): RunNotifier | undefine
     async published(exported) {
       const result = exportJobResult(exported);
       const local = isLocalDestination(options.dest);
-      const event = exportPublishedEvent(result, { jobId: null, now: now(), local });
+      const event = exportPublishedEvent(result, { jobId: null, now: now(), local, definition });
       await send(
         local
           ? event
@@ -85,7 +93,7 @@ export function runNotifier(options: RunNotifierOptions): RunNotifier | undefine
             durationMs: at.getTime() - startedAt.getTime(),
             occurrence: `run.${startedAt.getTime()}.${randomBytes(4).toString('hex')}`,
           },
-          { jobId: null, now: at },
+          { jobId: null, now: at, definition },
         ),
       );
     },

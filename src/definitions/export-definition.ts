@@ -85,6 +85,11 @@ export function findDefinition(set: ExportDefinitions, name: string): ExportDefi
   return set.definitions.find((d) => d.name === name);
 }
 
+/** The names of the definitions that deliver e-mail (`deliver.email`): what needs SMTP_URL. */
+export function definitionsWithEmail(set: ExportDefinitions): string[] {
+  return set.definitions.filter((d) => d.deliver?.email !== undefined).map((d) => d.name);
+}
+
 /** A webhook URL as output may show it: scheme and host, the path (which may be a secret) elided. */
 export function shownWebhook(url: string): string {
   const parsed = new URL(url);

@@ -56,13 +56,25 @@ export function notificationJobId(eventId: string, targetKey: string): string {
   return `${eventId}.${targetKey}`;
 }
 
+/**
+ * The receivers of an event: a fixed list, or the receivers of the export definition the event
+ * names (NOTIFY_WEBHOOK_URL and the definition's own `deliver.webhook`).
+ */
+export type NotifyTargets =
+  readonly WebhookTarget[] | ((definition: string | undefined) => readonly WebhookTarget[]);
+
+/** The export definition an event names, if any. */
+export function eventDefinition(event: NotifyEvent): string | undefined {
+  return 'definition' in event ? event.definition : undefined;
+}
+
 /** Hands events to the notification queue, one job per receiver. */
 export class QueuedNotifier {
   readonly #queue: Queue;
-  readonly #targets: readonly WebhookTarget[];
+  readonly #targets: NotifyTargets;
   readonly #logger: Logger;
 
-  constructor(queue: Queue, targets: readonly WebhookTarget[], logger: Logger) {
+  constructor(queue: Queue, targets: NotifyTargets, logger: Logger) {
     this.#queue = queue;
     this.#targets = targets;
     this.#logger = logger;
@@ -70,8 +82,11 @@ export class QueuedNotifier {
 
   /** Queues `event` for every receiver; waits at most ENQUEUE_TIMEOUT_MS and never throws. */
   async notify(event: NotifyEvent, linkDest?: string): Promise<void> {
+    const targets =
+      typeof this.#targets === 'function' ? this.#targets(eventDefinition(event)) : this.#targets;
+    if (targets.length === 0) return;
     const add = Promise.all(
-      this.#targets.map((target) => {
+      targets.map((target) => {
         // Stored as built; read back through notificationJobDataSchema.
         const data = {
           target: target.key,

@@ -43,6 +43,8 @@ interface EventBase {
 
 export interface ExportPublishedEvent extends EventBase {
   readonly event: 'export.published';
+  /** The export definition the export ran for; absent for an export of no definition. */
+  readonly definition?: string;
   readonly period: Period;
   readonly export_id: string;
   readonly counts: ExportJobResult['counts'];
@@ -57,6 +59,8 @@ export interface ExportPublishedEvent extends EventBase {
 
 export interface ExportFailedEvent extends EventBase {
   readonly event: 'export.failed';
+  /** The export definition the export ran for; absent for an export of no definition. */
+  readonly definition?: string;
   /** Null when the job's data did not even name a valid period. */
   readonly period: Period | null;
   readonly export_id: null;
@@ -132,6 +136,13 @@ function notifiedFiles(result: ExportJobResult, local: boolean): NotifiedFile[] 
 export interface EventContext {
   readonly jobId: string | null;
   readonly now: Date;
+  /** The export definition the export ran for, named in the event (and its text). */
+  readonly definition?: string | undefined;
+}
+
+/** How an event's text names the export: its definition, when it has one. */
+function exportName(context: EventContext): string {
+  return context.definition === undefined ? 'shift-export' : `shift-export ${context.definition}`;
 }
 
 export function exportPublishedEvent(
@@ -140,7 +151,7 @@ export function exportPublishedEvent(
 ): ExportPublishedEvent {
   const startMatch = result.statistics['start_match_rate'];
   const text =
-    `shift-export: ${periodText(result.period)} published — ${n(result.counts.exported)} rows exported, ` +
+    `${exportName(context)}: ${periodText(result.period)} published — ${n(result.counts.exported)} rows exported, ` +
     `${n(result.counts.rejected)} rejected, start match ${percent(startMatch)} (${seconds(result.duration_ms)}; ` +
     `export ${result.export_id})`;
   return {
@@ -149,6 +160,7 @@ export function exportPublishedEvent(
     occurred_at: context.now.toISOString(),
     text,
     job_id: context.jobId,
+    ...(context.definition === undefined ? {} : { definition: context.definition }),
     period: result.period,
     export_id: result.export_id,
     counts: result.counts,
@@ -182,8 +194,9 @@ export function exportFailedEvent(failure: ExportFailure, context: EventContext)
     event: 'export.failed',
     id: `export.failed.${failure.occurrence}`,
     occurred_at: context.now.toISOString(),
-    text: `shift-export: export of ${periodText(failure.period)} FAILED after ${attempts}: ${failure.code}: ${message}`,
+    text: `${exportName(context)}: export of ${periodText(failure.period)} FAILED after ${attempts}: ${failure.code}: ${message}`,
     job_id: context.jobId,
+    ...(context.definition === undefined ? {} : { definition: context.definition }),
     period: failure.period,
     export_id: null,
     attempts: failure.attempts,

@@ -58,6 +58,26 @@ describe('export.published', () => {
     expect(notifyEventSchema.safeParse(event).success).toBe(true);
   });
 
+  it('names its export definition, in a field and in the text; an export of none has no field', () => {
+    const named = exportPublishedEvent(result, { jobId: null, now: NOW, local: true, definition: 'weekly' });
+    expect(named.definition).toBe('weekly');
+    expect(named.text).toMatch(/^shift-export weekly: 2026-11-23 published — /);
+    expect('definition' in exportPublishedEvent(result, { jobId: null, now: NOW, local: true })).toBe(false);
+    const failed = exportFailedEvent(
+      {
+        period: result.period,
+        code: 'WFM_AUTH',
+        message: 'refused',
+        attempts: 1,
+        durationMs: 1,
+        occurrence: 'x.1',
+      },
+      { jobId: null, now: NOW, definition: 'weekly' },
+    );
+    expect(failed).toMatchObject({ definition: 'weekly', event: 'export.failed' });
+    expect(failed.text).toMatch(/^shift-export weekly: export of 2026-11-23 FAILED after 1 attempt: /);
+  });
+
   it('names S3 files by their key, to be presigned when sent', () => {
     const event = exportPublishedEvent(result, { jobId: null, now: NOW, local: false });
     expect(event.files[0]).toMatchObject({ key: 'shifts.csv' });
