@@ -76,7 +76,7 @@ export function formatExportResult(result: ExportJobResult): string {
     oneLine(
       `Export ${result.export_id} of ${result.period.from}..${result.period.to} published to ${result.location}`,
     ),
-    `  shifts exported   ${n(c.exported)} (fetched ${n(c.fetched)}, rejected ${n(c.rejected)}, duplicates ${n(c.duplicates)}, outside the period ${n(c.outside_window)}, flagged ${n(c.flagged)})`,
+    `  shifts exported   ${n(c.exported)} (fetched ${n(c.fetched)}, rejected ${n(c.rejected)}, duplicates ${n(c.duplicates)}, outside the period ${n(c.outside_window)}, ${c.filtered_out === undefined ? '' : `filtered out ${n(c.filtered_out)}, `}flagged ${n(c.flagged)})`,
     `  start match rate  ${percent(result.statistics['start_match_rate'])}`,
     `  finish match rate ${percent(result.statistics['finish_match_rate'])}`,
   ];

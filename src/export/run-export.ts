@@ -10,10 +10,11 @@ import { ChangeRecorder } from '../changes/change-recorder.js';
 import type { ExportFormat } from '../domain/export-format.js';
 import type { Destination } from '../destinations/destination.js';
 import type { Period } from '../domain/period.js';
+import type { RowFilter } from '../domain/row-filter.js';
 import { AbortedError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { divisionDirectory, type DivisionDirectory } from '../pipeline/enrich.js';
-import { ShiftPipeline } from '../pipeline/shift-pipeline.js';
+import { divisionDirectory } from '../pipeline/enrich.js';
+import { ShiftPipeline, type ShiftPipelineOptions } from '../pipeline/shift-pipeline.js';
 import type { Manifest } from '../render/manifest.js';
 import { TempFolder } from '../temp-file.js';
 import type { ReadProgress } from '../wfm/report-reader.js';
@@ -29,10 +30,12 @@ import type { ShiftSource } from './shift-source.js';
 import { streamBatches } from './stream-batches.js';
 import { throwIfAborted } from './throw-if-aborted.js';
 
-/** What one export covers: a period, in the formats asked for. */
+/** What one export covers: a period, in the formats asked for, of some divisions or all. */
 export interface ExportScope {
   readonly period: Period;
   readonly formats: readonly ExportFormat[];
+  /** Only these divisions, regions, shops; the other rows are counted as filtered_out. */
+  readonly filter?: RowFilter;
 }
 
 export interface ExportDependencies {
@@ -80,7 +83,7 @@ export async function runExport(scope: ExportScope, deps: ExportDependencies): P
   let outputs: BatchFanOut | undefined;
   try {
     const divisions = divisionDirectory(divisionList);
-    const pipeline = shiftPipeline(period, divisions, settings, temp);
+    const pipeline = shiftPipeline({ period, divisions, filter: scope.filter }, settings, temp);
     const setup = { files, settings, divisions, period, exportId, startedAt, log };
     outputs = new BatchFanOut([changeRecording(changes), ...(await openTableOutputs(formats, setup))]);
 
@@ -114,15 +117,13 @@ export async function runExport(scope: ExportScope, deps: ExportDependencies): P
 
 /** The stages, with user and shop statistics spilling to `temp` past the memory budget. */
 function shiftPipeline(
-  period: Period,
-  divisions: DivisionDirectory,
+  options: Omit<ShiftPipelineOptions, 'groupMemory'>,
   settings: ExportSettings,
   temp: TempFolder,
 ): ShiftPipeline {
   const budgetBytes = settings.memoryBudgetBytes;
   return new ShiftPipeline({
-    period,
-    divisions,
+    ...options,
     ...(budgetBytes === undefined ? {} : { groupMemory: { budgetBytes, temp } }),
   });
 }

@@ -148,6 +148,8 @@ export const manifestMembers = z.strictObject({
     duplicates: count,
     outside_window: count,
     flagged: count,
+    /** Rows outside the export's filter; absent when the export has no filter. */
+    filtered_out: count.optional(),
   }),
   statistics: statisticsSchema,
   files: z.array(manifestFileSchema),
