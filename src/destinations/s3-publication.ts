@@ -20,7 +20,14 @@ import {
 } from './destination-errors.js';
 import { abortOpenUploads, deleteObjects, listObjects } from './s3-objects.js';
 import { startS3FileUpload, type S3FileUpload, type SseParams } from './s3-file-upload.js';
-import { assertFileName, assertManifestJson, isExportId, isFileName, MANIFEST_NAME } from './safe-names.js';
+import {
+  assertFilePath,
+  assertManifestJson,
+  fileNameOf,
+  isExportId,
+  isFilePath,
+  MANIFEST_NAME,
+} from './safe-names.js';
 
 /** User metadata on manifest.json naming the version it points at (x-amz-meta-export-id). */
 export const EXPORT_ID_METADATA = 'export-id';
@@ -88,18 +95,19 @@ export class S3Publication implements ExportPublication {
         this.#failure ?? new DestinationInvalidError(`openFile(${name}) after the export was ${this.#state}`)
       );
     }
-    assertFileName(name);
+    // `name` is a file's path in the export: `shifts.csv`, or `divisions/12/shifts.csv`.
+    assertFilePath(name);
     if (this.#files.has(name))
       throw new DestinationInvalidError(`file ${name} was already opened in this export`);
     const upload = startS3FileUpload({
       client: this.#o.client,
       bucket: this.#o.bucket,
       key: `${this.#versionPrefix}${name}`,
-      name,
+      name: fileNameOf(name),
       path: `${this.#o.exportId}/${name}`,
       contentType,
       ...(contentEncoding === undefined ? {} : { contentEncoding }),
-      contentDisposition: contentDisposition(this.#o.period, name),
+      contentDisposition: contentDisposition(this.#o.period, fileNameOf(name)),
       metadata: { [EXPORT_ID_METADATA]: this.#o.exportId },
       sse: this.#o.sse,
       partSizeBytes: this.#o.partSizeBytes,
@@ -304,7 +312,7 @@ export class S3Publication implements ExportPublication {
       const slash = rest.indexOf('/');
       if (slash <= 0) continue; // not ours: leave it
       const version = rest.slice(0, slash);
-      if (keep.has(version) || !isExportId(version) || !isFileName(rest.slice(slash + 1))) continue;
+      if (keep.has(version) || !isExportId(version) || !isFilePath(rest.slice(slash + 1))) continue;
       const entry = versions.get(version) ?? { keys: [], newest: Number.NEGATIVE_INFINITY };
       entry.keys.push(object.key);
       entry.newest = Math.max(entry.newest, time);
