@@ -19,13 +19,21 @@ export class ExportFile {
   readonly #sink: ExportFileSink;
   readonly contentType: string;
   readonly contentEncoding: 'gzip' | undefined;
+  /** The division whose rows the file holds, in an export split by division. */
+  readonly divisionId: number | undefined;
   /** Data rows, as the manifest lists them; set by the output that ends the file. */
   rows = 0;
 
-  constructor(sink: ExportFileSink, contentType: string, contentEncoding: 'gzip' | undefined) {
+  constructor(
+    sink: ExportFileSink,
+    contentType: string,
+    contentEncoding: 'gzip' | undefined,
+    divisionId?: number,
+  ) {
     this.#sink = sink;
     this.contentType = contentType;
     this.contentEncoding = contentEncoding;
+    this.divisionId = divisionId;
   }
 
   /** Where the file's bytes go (honour backpressure), then end() it. */
@@ -39,7 +47,13 @@ export class ExportFile {
   }
 }
 
-export class ExportFiles {
+/** What an output opens its files with: the export's files, or one division's. */
+export interface FileOpener {
+  /** Starts a file (`gzip`: a `.gz` file served as its content type, compressed). */
+  open(name: string, contentType: string, contentEncoding?: 'gzip'): ExportFile;
+}
+
+export class ExportFiles implements FileOpener {
   readonly #publication: ExportPublication;
   readonly #files: ExportFile[] = [];
 
@@ -53,6 +67,18 @@ export class ExportFiles {
     const file = new ExportFile(sink, contentType, contentEncoding);
     this.#files.push(file);
     return file;
+  }
+
+  /** The files of one division, in `folder` (divisions/<division_id>), each listed with its division_id. */
+  division(divisionId: number, folder: string): FileOpener {
+    return {
+      open: (name, contentType, contentEncoding) => {
+        const sink = this.#publication.openFile(`${folder}/${name}`, contentType, contentEncoding);
+        const file = new ExportFile(sink, contentType, contentEncoding, divisionId);
+        this.#files.push(file);
+        return file;
+      },
+    };
   }
 
   /** Once every output has ended its files: each file stored, as the manifest lists it. */
@@ -90,5 +116,6 @@ function manifestFile(stored: StoredFile, file: ExportFile): ManifestFile {
     rows: file.rows,
     content_type: file.contentType,
     ...(file.contentEncoding === undefined ? {} : { content_encoding: file.contentEncoding }),
+    ...(file.divisionId === undefined ? {} : { division_id: file.divisionId }),
   };
 }
