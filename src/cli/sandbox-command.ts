@@ -14,7 +14,7 @@ export const sandboxCommand: Command = {
   name: 'sandbox',
   summary: 'run the sandbox WFM API (generated data, fault injection) until stopped',
   help: `
-Usage: shift-export sandbox [--host H] [--port P] [--rows N] [--seed S] [--end-date YYYY-MM-DD] [--days D] [--user-per-row] [--faults JSON|@file]
+Usage: shift-export sandbox [--host H] [--port P] [--rows N] [--seed S] [--end-date YYYY-MM-DD] [--days D] [--user-per-row] [--divisions N] [--faults JSON|@file]
 
 Serves the whole WFM API of the spec (categories, divisions, the wfm_timers report with
 PostgREST-style filters and paging) from deterministic generated data.
@@ -28,6 +28,8 @@ Flags:
   --days D        days of data ending at --end-date (default 28)
   --user-per-row  every row its own user_id (the report with the most groups; the bench's
                   --cardinality line)
+  --divisions N   N plain divisions, the shops dealt round-robin among them (the bench's
+                  --split line)
   --faults F      fault plan as JSON, or @path to a JSON file (see src/sandbox/faults.ts);
                   also settable at run time: PUT /_sandbox/faults
 
@@ -48,6 +50,7 @@ Examples:
       'end-date': { type: 'string' },
       days: { type: 'string' },
       'user-per-row': { type: 'boolean' },
+      divisions: { type: 'string' },
       faults: { type: 'string' },
     });
     const endDate = values['end-date'];
@@ -64,6 +67,7 @@ Examples:
       ...(values.days === undefined ? {} : { days: wholeNumber(values.days, '--days') }),
       ...(values.faults === undefined ? {} : { faults: readFaults(values.faults) }),
       ...(values['user-per-row'] === true ? { userPerRow: true } : {}),
+      ...(values.divisions === undefined ? {} : { divisions: wholeNumber(values.divisions, '--divisions') }),
       logger,
     });
     io.stdout.write(`${sandboxReadyLine(sandbox.url, sandbox.dataset)}\n`);
