@@ -21,13 +21,14 @@ import { ShiftAggregator } from '../pipeline/aggregate.js';
 import type { DivisionInfo } from '../pipeline/enrich.js';
 import type { GroupMemory } from '../pipeline/group-spill.js';
 import type { ManifestDivision, ManifestFile } from '../render/manifest.js';
-import type { TempFolder } from '../temp-file.js';
+import { TempFolder } from '../temp-file.js';
 import { BatchFanOut } from './batch-fan-out.js';
 import { CsvTablesOutput, DIVISION_CSV_TABLES, SPLIT_EXPORT_CSV_TABLES } from './csv-tables-output.js';
 import { DivisionSpool, type SpooledDivision } from './division-spool.js';
 import type { ExportFile, ExportFiles } from './export-files.js';
 import { openTableOutputs } from './open-table-outputs.js';
 import type { ExportBatch, ExportEnding, OutputSetup, TableOutput } from './table-output.js';
+import { throwIfAborted } from './throw-if-aborted.js';
 
 export interface DivisionSplitOptions {
   readonly formats: readonly ExportFormat[];
@@ -41,7 +42,10 @@ export interface DivisionSplitOptions {
   readonly readPrevious: () => Promise<PreviousManifest>;
   /** Where the spool's temp file goes; removed with the export's other temp files. */
   readonly temp: TempFolder;
+  /** EXPORT_MEMORY_MB for each division's user and shop groups (their runs go to a temp folder of the division's). */
   readonly groupMemory: GroupMemory | undefined;
+  /** Checked between divisions: a cancelled export stops before the next one. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** What the split adds to the manifest. */
@@ -85,6 +89,7 @@ export class DivisionSplit implements TableOutput {
     const divisions: ManifestDivision[] = [];
     const rowHashes: ManifestFile[] = [];
     for (const spooled of this.#spool.divisions()) {
+      throwIfAborted(this.#o.signal);
       const written = await this.#writeDivision(spooled, ending, divisionBefore(before, spooled.divisionId));
       divisions.push(written.division);
       if (written.rowHashes !== undefined) rowHashes.push(written.rowHashes);
@@ -101,6 +106,9 @@ export class DivisionSplit implements TableOutput {
     before: PreviousManifest,
   ): Promise<{ division: ManifestDivision; rowHashes: ManifestFile | undefined }> {
     const { setup, formats, files, groupMemory } = this.#o;
+    // The division's spilled groups are removed once its files are written, not at the export's end.
+    const divisionTemp = new TempFolder(this.#o.temp.directory);
+    const memory = groupMemory && { budgetBytes: groupMemory.budgetBytes, temp: divisionTemp };
     const id = spooled.divisionId;
     const opened: ExportFile[] = [];
     const divisionFiles = files.division(id, divisionFolder(id));
@@ -122,7 +130,7 @@ export class DivisionSplit implements TableOutput {
       ...(setup.settings.tempDir === undefined ? {} : { tempDir: setup.settings.tempDir }),
     });
     try {
-      const aggregator = new ShiftAggregator(directory, groupMemory);
+      const aggregator = new ShiftAggregator(directory, memory);
       let flagged = 0;
       let name = info?.name ?? '';
       for (const records of this.#spool.read(spooled)) {
@@ -162,6 +170,7 @@ export class DivisionSplit implements TableOutput {
       throw error;
     } finally {
       await changes.dispose();
+      divisionTemp.dispose();
     }
   }
 }

@@ -103,6 +103,7 @@ export async function runExport(scope: ExportScope, deps: ExportDependencies): P
             readPrevious: () => previousManifest(destination, period),
             temp,
             groupMemory: groupMemory(settings, temp),
+            signal,
           })
         : undefined;
     const tables = split === undefined ? await openTableOutputs(formats, setup) : split.outputs();
