@@ -39,7 +39,11 @@ export interface LocalPublicationOptions {
 
 interface LocalFile {
   readonly name: string;
-  readonly stream: HashingStream;
+  /**
+   * Until the file is stored; then let go: a stored file's stream still holds its writer's
+   * listeners, and through them the writer (a split export stores thousands of files).
+   */
+  stream: HashingStream | undefined;
   readonly done: Promise<StoredFile>;
 }
 
@@ -131,7 +135,12 @@ export class LocalPublication implements ExportPublication {
     );
     // Rejections are reported through done() and publish(); never as unhandled.
     done.catch(() => undefined);
-    this.#files.set(name, { name, stream, done });
+    const file: LocalFile = { name, stream, done };
+    this.#files.set(name, file);
+    done.then(
+      () => (file.stream = undefined),
+      () => undefined,
+    );
     return { stream, done: () => done };
   }
 
@@ -166,7 +175,7 @@ export class LocalPublication implements ExportPublication {
       assertManifestJson(manifestJson);
       // A destroyed file is not "unfinished": its done() rejects below with the reason.
       const unfinished = [...this.#files.values()]
-        .filter((f) => !f.stream.writableEnded && !f.stream.destroyed)
+        .filter((f) => f.stream !== undefined && !f.stream.writableEnded && !f.stream.destroyed)
         .map((f) => f.name);
       if (unfinished.length > 0) {
         throw new DestinationInvalidError(`publish() was called before ${unfinished.join(', ')} ended`);
@@ -280,7 +289,7 @@ export class LocalPublication implements ExportPublication {
       this.#failure = failure;
       this.#options.signal?.removeEventListener('abort', this.#onAbort);
       for (const file of this.#files.values()) {
-        if (!file.stream.writableFinished) file.stream.destroy(failure);
+        if (file.stream !== undefined && !file.stream.writableFinished) file.stream.destroy(failure);
       }
       await Promise.allSettled([...this.#files.values()].map((f) => f.done));
       for (const name of [this.#names.partial, this.#names.version, this.#names.tempLink]) {

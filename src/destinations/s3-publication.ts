@@ -11,7 +11,7 @@ import type { Period } from '../domain/period.js';
 import { AbortedError, describeError, ShiftExportError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { CONTENT_TYPES, contentDisposition } from './content-headers.js';
-import type { ExportFileSink, ExportPublication, PublishedExport } from './destination.js';
+import type { ExportFileSink, ExportPublication, PublishedExport, StoredFile } from './destination.js';
 import {
   abortError,
   DestinationInvalidError,
@@ -60,9 +60,21 @@ type CurrentVersion =
   | { readonly kind: 'known'; readonly exportId: string }
   | { readonly kind: 'unknown' };
 
+/** A file of the export once its object is stored. */
+interface StoredUpload {
+  readonly name: string;
+  readonly done: Promise<StoredFile>;
+  readonly stored: true;
+}
+
 export class S3Publication implements ExportPublication {
   readonly #o: S3PublicationOptions;
-  readonly #files = new Map<string, S3FileUpload>();
+  /**
+   * Each file's upload until it is stored; then only what publish() and a cleanup need of it: a
+   * stored upload's stream still holds its writer's listeners, and through them the writer (a
+   * split export stores thousands of files).
+   */
+  readonly #files = new Map<string, S3FileUpload | StoredUpload>();
   readonly #storedKeys = new Set<string>();
   #state: State = 'open';
   #failure: ShiftExportError | undefined;
@@ -115,7 +127,10 @@ export class S3Publication implements ExportPublication {
     });
     this.#files.set(name, upload);
     upload.done.then(
-      () => this.#storedKeys.add(upload.key),
+      () => {
+        this.#storedKeys.add(upload.key);
+        this.#files.set(name, { name: upload.name, done: upload.done, stored: true });
+      },
       (error: unknown) => {
         // While publishing, publish() handles failures itself.
         if (this.#state === 'open') void this.#fail(error);
@@ -145,7 +160,7 @@ export class S3Publication implements ExportPublication {
       const files = [...this.#files.values()];
       // A destroyed file is not "unfinished": its done() rejects below with the reason.
       const unfinished = files
-        .filter((f) => !f.stream.writableEnded && !f.stream.destroyed)
+        .filter((f) => !('stored' in f) && !f.stream.writableEnded && !f.stream.destroyed)
         .map((f) => f.name);
       if (unfinished.length > 0) {
         throw new DestinationInvalidError(`publish() was called before ${unfinished.join(', ')} ended`);
@@ -237,7 +252,7 @@ export class S3Publication implements ExportPublication {
     this.#o.signal?.removeEventListener('abort', this.#onAbort);
     this.#cleanup = (async () => {
       const files = [...this.#files.values()];
-      for (const file of files) file.stop(failure);
+      for (const file of files) if (!('stored' in file)) file.stop(failure);
       await Promise.allSettled(files.map((f) => f.done));
       await this.#deleteVersion();
     })();

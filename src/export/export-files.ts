@@ -16,7 +16,9 @@ import type { ManifestFile } from '../render/manifest.js';
 
 /** One file being written. */
 export class ExportFile {
-  readonly #sink: ExportFileSink;
+  /** Until the file is stored: then let go, with the writer its listeners hold. */
+  #sink: ExportFileSink | undefined;
+  readonly #done: Promise<StoredFile>;
   readonly contentType: string;
   readonly contentEncoding: 'gzip' | undefined;
   /** The division whose rows the file holds, in an export split by division. */
@@ -31,6 +33,12 @@ export class ExportFile {
     divisionId?: number,
   ) {
     this.#sink = sink;
+    this.#done = sink.done();
+    this.#done.then(
+      () => (this.#sink = undefined),
+      // Reported by done() to whoever awaits it.
+      () => undefined,
+    );
     this.contentType = contentType;
     this.contentEncoding = contentEncoding;
     this.divisionId = divisionId;
@@ -38,12 +46,18 @@ export class ExportFile {
 
   /** Where the file's bytes go (honour backpressure), then end() it. */
   get stream(): Writable {
+    if (this.#sink === undefined) throw new Error('the file is stored already: nothing more can be written');
     return this.#sink.stream;
+  }
+
+  /** The stream while the file is not stored yet. */
+  get unstored(): Writable | undefined {
+    return this.#sink?.stream;
   }
 
   /** Resolves once the file is durably stored. */
   done(): Promise<StoredFile> {
-    return this.#sink.done();
+    return this.#done;
   }
 }
 
@@ -94,8 +108,9 @@ export class ExportFiles implements FileOpener {
   /** The export failed: every file still open is destroyed, the publication aborted; never rejects. */
   async abandon(error: unknown, log: Logger): Promise<void> {
     for (const file of this.#files) {
-      if (!file.stream.destroyed)
-        file.stream.destroy(error instanceof Error ? error : new Error(String(error)));
+      const stream = file.unstored;
+      if (stream !== undefined && !stream.destroyed)
+        stream.destroy(error instanceof Error ? error : new Error(String(error)));
       // done() rejects now; its error is the one we already have.
       file.done().catch(() => undefined);
     }
