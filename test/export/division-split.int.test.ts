@@ -6,6 +6,7 @@
 // list, a re-run that changes nothing marking every division unchanged, the Overview charting the
 // division's regions, the report read once, and a filter's rows counted as filtered_out.
 
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ import type { Manifest } from '../../src/render/manifest.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { csvRecordsUnguarded, readParquet } from '../support/parquet-reader.js';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
+import { startTestS3Server } from '../support/s3-server.js';
 import { zipEntries } from '../support/workbook-xml.js';
 
 const PERIOD = { from: '2024-03-01', to: '2024-03-31' };
@@ -50,8 +52,9 @@ afterAll(async () => {
 async function exportTo(
   dest: string,
   scope: Omit<ExportScope, 'period' | 'formats'> = {},
+  settings: Record<string, string> = {},
 ): Promise<ExportResult> {
-  const env = { EXPORT_DEST: dest, WFM_BASE_URL: sandbox.url, WFM_TOKEN: SANDBOX_READER_TOKEN };
+  const env = { EXPORT_DEST: dest, WFM_BASE_URL: sandbox.url, WFM_TOKEN: SANDBOX_READER_TOKEN, ...settings };
   const configured = await ConfiguredExport.open({
     dest,
     exportConfig: loadExportConfig(env),
@@ -252,5 +255,38 @@ describe('an export split by division', () => {
       c.exported + c.rejected + c.duplicates + c.outside_window + (c.filtered_out ?? NaN),
     );
     expect(c.rejected).toBe(whole.manifest.counts.rejected);
+  }, 120_000);
+
+  it('stores each division file in S3 under the version, the same bytes as in a folder', async () => {
+    const s3 = await startTestS3Server();
+    process.env['AWS_ACCESS_KEY_ID'] = s3.accessKeyId;
+    process.env['AWS_SECRET_ACCESS_KEY'] = s3.secretAccessKey;
+    const client = s3.client();
+    try {
+      const bucket = await s3.createBucket();
+      const result = await exportTo(
+        `s3://${bucket}/exports`,
+        { split: 'division' },
+        { S3_ENDPOINT: s3.endpoint, S3_FORCE_PATH_STYLE: 'true' },
+      );
+      const m = result.manifest;
+      expect(m.divisions).toEqual(split.manifest.divisions);
+      const prefix = `exports/${PERIOD.from}_${PERIOD.to}`;
+      for (const file of m.files.filter((f) => f.name === 'shifts.csv')) {
+        expect(file.path).toBe(`${m.export_id}/divisions/${file.division_id}/shifts.csv`);
+        const object = await client.send(
+          new GetObjectCommand({ Bucket: bucket, Key: `${prefix}/${file.path}` }),
+        );
+        const stored = Buffer.from(await object.Body!.transformToByteArray());
+        const local = await readFile(
+          join(split.location, 'divisions', String(file.division_id), 'shifts.csv'),
+        );
+        expect(stored.equals(local), file.path).toBe(true);
+      }
+    } finally {
+      client.destroy();
+      await s3.cleanup();
+      await s3.stop();
+    }
   }, 120_000);
 });
