@@ -16,6 +16,8 @@ export interface BenchLine {
   readonly byStageTime: boolean;
   /** Measured against a sandbox whose every row is its own user (--cardinality). */
   readonly userPerRow?: boolean;
+  /** Measured against a sandbox of this many divisions (--split). */
+  readonly divisions?: number;
   /** Settings of this line's runs, over the bench's own environment. */
   readonly env?: Readonly<Record<string, string>>;
 }
@@ -24,6 +26,10 @@ export const EXPORT_RSS_LIMIT_MB = 250;
 export const CLIENT_RSS_LIMIT_MB = 150;
 /** The target of a report whose every row is its own user: 3M rows in at most 300 MB. */
 export const CARDINALITY_RSS_LIMIT_MB = 300;
+/** Reports for many: 1M rows over 200 divisions as csv,xlsx split by division, at most 350 MB. */
+export const SPLIT_RSS_LIMIT_MB = 350;
+/** The divisions of the --split lines' sandbox. */
+export const SPLIT_DIVISIONS = 200;
 
 const LINES: Record<string, BenchLine> = {
   ceiling: {
@@ -111,6 +117,23 @@ const LINES: Record<string, BenchLine> = {
     byStageTime: false,
     userPerRow: true,
   },
+  // --split: the same export whole and split by division, on one sandbox of 200 divisions.
+  'csv,xlsx@200': {
+    name: 'csv+xlsx e2e, 200 divisions',
+    kind: 'csv,xlsx',
+    what: '`run --format csv,xlsx` over 200 divisions: the unsplit export the split line is compared with',
+    rssLimitMb: EXPORT_RSS_LIMIT_MB,
+    byStageTime: false,
+    divisions: SPLIT_DIVISIONS,
+  },
+  split: {
+    name: 'csv+xlsx e2e, split by division',
+    kind: 'split',
+    what: 'csv,xlsx with `split: division`: each of 200 divisions its own files, the report read once',
+    rssLimitMb: SPLIT_RSS_LIMIT_MB,
+    byStageTime: false,
+    divisions: SPLIT_DIVISIONS,
+  },
   'xlsx-render': {
     name: 'xlsx stage',
     kind: 'xlsx-render',
@@ -148,6 +171,11 @@ export function headlineLines(formats: string | undefined, cardinality = false):
 
 export function linesByKind(kinds: readonly string[]): BenchLine[] {
   return kinds.map(line);
+}
+
+/** --split: the unsplit export and the split one, over the same 200 divisions. */
+export function splitLines(): BenchLine[] {
+  return [line('csv,xlsx@200'), line('split')];
 }
 
 export function clientLines(): BenchLine[] {

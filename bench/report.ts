@@ -101,3 +101,11 @@ export function formatScaleTable(scale: readonly ScaleSummary[]): string {
   const name = scale[0]?.summary.line.name ?? '';
   return `${name}\n${table(['rows', 'rows/s', 'µs/row', 'wall s', 'CPU s', 'peak RSS MB', ''], rows)}`;
 }
+
+/** `split/unsplit time ratio` of the --split lines (wall time, medians), when both were measured. */
+export function splitRatio(summaries: readonly LineSummary[]): string | undefined {
+  const split = summaries.find((s) => s.line.kind === 'split');
+  const whole = summaries.find((s) => s.line.kind !== 'split' && s.line.divisions === split?.line.divisions);
+  if (split === undefined || whole === undefined) return undefined;
+  return `split/unsplit time ratio (${split.line.divisions ?? '?'} divisions): ${(split.wallMs / whole.wallMs).toFixed(2)}× (${secs(split.wallMs)} s / ${secs(whole.wallMs)} s), peak RSS ${split.peakRssMb.toFixed(0)} MB / ${whole.peakRssMb.toFixed(0)} MB`;
+}

@@ -10,6 +10,8 @@
 //                     user); with --scale, that line at every size
 //   --threads N       DuckDB's threads on the duckdb line (default 2)
 //   --client          the client alone (ceiling, ingest): rows/s and peak RSS, RSS < 150 MB
+//   --split           csv,xlsx whole and split by division, on a sandbox of 200 divisions:
+//                     rows/s, peak RSS (split: at most 350 MB) and the time ratio split/unsplit
 //   --lines K,K,..    only these lines, by kind (ceiling, ingest, stages, duckdb, csv, xlsx,
 //                     csv,xlsx is written csv+xlsx here, csv+xlsx@1 (at EXPORT_THREADS=1),
 //                     parquet, csv+parquet, xlsx-render, cardinality)
@@ -34,6 +36,7 @@ import {
   linesByKind,
   median,
   rowsPerSecond,
+  splitLines,
   type BenchLine,
 } from './bench-lines.js';
 import {
@@ -44,7 +47,13 @@ import {
 } from './child-server.js';
 import type { MeasureInput } from './measure-kinds.js';
 import type { MeasureResult } from './measure.js';
-import { formatLineTable, formatScaleTable, type LineSummary, type ScaleSummary } from './report.js';
+import {
+  formatLineTable,
+  formatScaleTable,
+  splitRatio,
+  type LineSummary,
+  type ScaleSummary,
+} from './report.js';
 import { downloadReport, type ReportFile } from './report-file.js';
 import { recordResults } from './results.js';
 
@@ -57,7 +66,7 @@ const SCALE_ROWS = [100_000, 300_000, 1_000_000, 3_000_000];
 const USAGE =
   'usage: npm run bench -- [--rows N] [--runs N] [--formats csv|xlsx|csv,xlsx] [--dest local|s3]\n' +
   '                        [--lines K,K..] [--scale [--sizes A,B..]] [--cardinality] [--threads N]\n' +
-  '                        [--client] [--no-record]\n' +
+  '                        [--client] [--split] [--no-record]\n' +
   '(each flag is described at the top of bench/run.ts and in docs/performance.md)';
 
 /** A bad flag stops the bench with one line that names it. */
@@ -84,6 +93,7 @@ function parse() {
       runs: { type: 'string', default: '3' },
       scale: { type: 'boolean', default: false },
       client: { type: 'boolean', default: false },
+      split: { type: 'boolean', default: false },
       sizes: { type: 'string' },
       cardinality: { type: 'boolean', default: false },
       threads: { type: 'string', default: '2' },
@@ -126,10 +136,10 @@ function measureOnce(input: MeasureInput, env: NodeJS.ProcessEnv): MeasureResult
 
 async function withServers<T>(
   reportRows: number,
-  userPerRow: boolean,
+  sandboxArgs: readonly string[],
   use: (sandbox: string, s3: { dest: string; env: NodeJS.ProcessEnv }) => T | Promise<T>,
 ): Promise<T> {
-  const sandbox = await startBenchSandbox(reportRows, DAYS, userPerRow ? ['--user-per-row'] : []);
+  const sandbox = await startBenchSandbox(reportRows, DAYS, sandboxArgs);
   let s3: ChildServer | undefined;
   try {
     let target = { dest: '', env: {} as NodeJS.ProcessEnv };
@@ -168,17 +178,25 @@ function summarise(line: BenchLine, results: MeasureResult[]): LineSummary {
   };
 }
 
-/** The lines in their order, each group of lines on one sandbox (a user per row or not) measured on its own. */
+/** The sandbox flags a line is measured against: a user per row, many divisions, or neither. */
+function sandboxArgs(line: BenchLine): string[] {
+  return [
+    ...(line.userPerRow === true ? ['--user-per-row'] : []),
+    ...(line.divisions === undefined ? [] : ['--divisions', String(line.divisions)]),
+  ];
+}
+
+/** The lines in their order, each group of lines on one sandbox (same sandbox flags) measured on its own. */
 async function measureLines(
   lines: readonly BenchLine[],
   reportRows: number,
   timesEach: number,
 ): Promise<LineSummary[]> {
   const summaries = new Map<BenchLine, LineSummary>();
-  for (const userPerRow of [false, true]) {
-    const group = lines.filter((line) => (line.userPerRow === true) === userPerRow);
-    if (group.length === 0) continue;
-    const measured = await measureOnSandbox(group, reportRows, timesEach, userPerRow);
+  const variants = [...new Set(lines.map((line) => sandboxArgs(line).join(' ')))];
+  for (const variant of variants) {
+    const group = lines.filter((line) => sandboxArgs(line).join(' ') === variant);
+    const measured = await measureOnSandbox(group, reportRows, timesEach, sandboxArgs(group[0] as BenchLine));
     group.forEach((line, i) => summaries.set(line, measured[i] as LineSummary));
   }
   return lines.map((line) => summaries.get(line) as LineSummary);
@@ -188,9 +206,9 @@ function measureOnSandbox(
   lines: readonly BenchLine[],
   reportRows: number,
   timesEach: number,
-  userPerRow: boolean,
+  args: readonly string[],
 ): Promise<LineSummary[]> {
-  return withServers(reportRows, userPerRow, async (url, target) => {
+  return withServers(reportRows, args, async (url, target) => {
     const scratch = mkdtempSync(join(tmpdir(), 'bench-report-'));
     try {
       let report: ReportFile | undefined;
@@ -262,15 +280,19 @@ if (values.scale) {
   const lines = orUsageError(() =>
     values.client
       ? clientLines()
-      : values.lines !== undefined
-        ? linesByKind(values.lines.split(',').map((kind) => kind.trim().replace('+', ',')))
-        : headlineLines(values.formats, values.cardinality),
+      : values.split
+        ? splitLines()
+        : values.lines !== undefined
+          ? linesByKind(values.lines.split(',').map((kind) => kind.trim().replace('+', ',')))
+          : headlineLines(values.formats, values.cardinality),
   );
   process.stderr.write(
     `bench: ${rows} rows, ${runs} run(s) per line, period ${period.from}..${period.to}, dest ${values.dest}\n`,
   );
   const summaries = await measureLines(lines, rows, runs);
   process.stdout.write(`${formatLineTable(summaries)}\n`);
+  const ratio = splitRatio(summaries);
+  if (ratio !== undefined) process.stdout.write(`${ratio}\n`);
   // Targets missed are reported in the table, not as a failure: the bench measures, CI only
   // checks that it runs (a loaded machine would make a timed gate flaky).
   if (!values['no-record'])

@@ -165,7 +165,8 @@ export function registerExportRoutes(app: FastifyInstance, deps: ExportRoutesDep
     const manifest = parseManifest(manifestText);
     reply.header('x-export-id', manifest.export_id);
     if (name === 'manifest.json') return reply.type('application/json; charset=utf-8').send(manifestText);
-    const file = manifest.files.find((f) => f.name === name);
+    // A file at the top of the export: a split export's division files share their names.
+    const file = manifest.files.find((f) => f.name === name && f.division_id === undefined);
     if (file === undefined)
       throw new ApiError(404, 'not_found', `export ${manifest.export_id} has no file ${name}`);
     if (destination instanceof S3Destination) {

@@ -60,6 +60,20 @@ export interface ChangeRecorderOptions {
   readonly logger: Logger;
   /** Where row fingerprints spill while the export runs; default os.tmpdir(). */
   readonly tempDir?: string;
+  /**
+   * In an export split by division, the rows of one division: its row-hashes.bin goes into
+   * `divisions/<division_id>/`, listed with its division_id, and is compared with the previous
+   * export's file of the same division.
+   */
+  readonly divisionId?: number;
+}
+
+/** The previous export's manifest; undefined when there is none; why it cannot be read. */
+export type PreviousManifest = Manifest | ChangesUnavailable | undefined;
+
+/** Where a division's files go in an export split by division. */
+export function divisionFolder(divisionId: number): string {
+  return `divisions/${divisionId}`;
 }
 
 /** Where the previous export of the period is read from. */
@@ -74,6 +88,7 @@ export class ChangeRecorder {
   readonly #log: Logger;
   readonly #tempDir: string;
   readonly #fingerprints: RowFingerprints<ShiftRecord>;
+  readonly #divisionId: number | undefined;
   /** Why fingerprints could not be taken, when that happened. */
   #problem: string | undefined;
 
@@ -81,6 +96,7 @@ export class ChangeRecorder {
     this.#log = options.logger;
     this.#tempDir = options.tempDir ?? tmpdir();
     this.#fingerprints = new RowFingerprints({ tempDir: this.#tempDir, hash: hashShift });
+    this.#divisionId = options.divisionId;
   }
 
   /** Notes one exported row; never throws (a failed spill is reported by conclude()). */
@@ -97,23 +113,26 @@ export class ChangeRecorder {
   /**
    * Stores row-hashes.bin in `publication` and compares with the export of `period` that
    * `previous` holds now; what the manifest says about it (`changes: null` and why, logged as a
-   * warning, when they cannot be counted).
+   * warning, when they cannot be counted). `known`: the previous manifest, already read.
    */
   async conclude(
     publication: ExportPublication,
     previous: PreviousExports,
     period: Period,
+    known?: { readonly before: PreviousManifest },
   ): Promise<RecordedChanges> {
-    const before = await previousManifest(previous, period);
+    const before = known === undefined ? await previousManifest(previous, period) : known.before;
     const recorded: RecordedChanges =
       before === undefined || isUnavailable(before)
         ? {}
         : { previous: { export_id: before.export_id, generated_at: before.generated_at } };
     const sorted = await this.#sorted();
     if (isUnavailable(sorted)) return this.#notCounted(recorded, sorted);
-    const stored = { ...recorded, file: await store(publication, sorted) };
+    const stored = { ...recorded, file: await store(publication, sorted, this.#divisionId) };
     if (before === undefined) return stored;
-    const changes = isUnavailable(before) ? before : await countChanges(previous, period, before, sorted);
+    const changes = isUnavailable(before)
+      ? before
+      : await countChanges(previous, period, before, sorted, this.#divisionId);
     return isUnavailable(changes) ? this.#notCounted(stored, changes) : { ...stored, changes };
   }
 
@@ -148,18 +167,26 @@ export class ChangeRecorder {
   }
 }
 
-async function store(publication: ExportPublication, sorted: SortedFingerprints): Promise<ManifestFile> {
-  const sink = publication.openFile(ROW_HASHES_FILE, ROW_HASHES_CONTENT_TYPE);
+async function store(
+  publication: ExportPublication,
+  sorted: SortedFingerprints,
+  divisionId: number | undefined,
+): Promise<ManifestFile> {
+  const path =
+    divisionId === undefined ? ROW_HASHES_FILE : `${divisionFolder(divisionId)}/${ROW_HASHES_FILE}`;
+  const sink = publication.openFile(path, ROW_HASHES_CONTENT_TYPE);
   // Both must succeed: a failed read destroys the sink, and done() rejects too.
   const [, stored] = await Promise.all([pipeline(sorted.stream(), sink.stream), sink.done()]);
-  return { ...stored, rows: sorted.count, content_type: ROW_HASHES_CONTENT_TYPE };
+  return {
+    ...stored,
+    rows: sorted.count,
+    content_type: ROW_HASHES_CONTENT_TYPE,
+    ...(divisionId === undefined ? {} : { division_id: divisionId }),
+  };
 }
 
 /** The previous export's manifest; undefined when there is none; why it cannot be read. */
-async function previousManifest(
-  previous: PreviousExports,
-  period: Period,
-): Promise<Manifest | ChangesUnavailable | undefined> {
+export async function previousManifest(previous: PreviousExports, period: Period): Promise<PreviousManifest> {
   try {
     const text = await previous.readManifest(period);
     return text === undefined ? undefined : parseManifest(text);
@@ -176,8 +203,10 @@ async function countChanges(
   period: Period,
   before: Manifest,
   current: SortedFingerprints,
+  divisionId: number | undefined,
 ): Promise<NonNullable<Manifest['changes']> | ChangesUnavailable> {
-  const entry = before.files.find((f) => f.name === ROW_HASHES_FILE);
+  // The export's own file, or (split by division) the division's: the files share one name.
+  const entry = before.files.find((f) => f.name === ROW_HASHES_FILE && f.division_id === divisionId);
   if (entry === undefined) {
     return unavailable(
       'previous_row_hashes_missing',

@@ -77,14 +77,27 @@ export function formatExportResult(result: ExportJobResult): string {
     oneLine(
       `Export ${result.export_id} of ${result.period.from}..${result.period.to} published to ${result.location}`,
     ),
-    `  shifts exported   ${n(c.exported)} (fetched ${n(c.fetched)}, rejected ${n(c.rejected)}, duplicates ${n(c.duplicates)}, outside the period ${n(c.outside_window)}, flagged ${n(c.flagged)})`,
+    `  shifts exported   ${n(c.exported)} (fetched ${n(c.fetched)}, rejected ${n(c.rejected)}, duplicates ${n(c.duplicates)}, outside the period ${n(c.outside_window)}, ${c.filtered_out === undefined ? '' : `filtered out ${n(c.filtered_out)}, `}flagged ${n(c.flagged)})`,
     `  start match rate  ${percent(result.statistics['start_match_rate'])}`,
     `  finish match rate ${percent(result.statistics['finish_match_rate'])}`,
   ];
   const changes = changesText(result);
   if (changes !== undefined) lines.push(`  ${changes}`);
-  lines.push(`  files             ${oneLine(result.files.map((f) => f.name).join(', '))}, manifest.json`);
+  lines.push(`  files             ${oneLine(filesText(result))}, manifest.json`);
   return lines.join('\n');
+}
+
+/** The files' names; a split export's division files summed up as their folders. */
+function filesText(result: ExportJobResult): string {
+  const top = result.files.filter((f) => f.division_id === undefined).map((f) => f.name);
+  const divisions = result.divisions;
+  if (divisions === undefined) return top.join(', ');
+  const changed = divisions.filter((d) => d.changed === true).length;
+  const inFolders = result.files.length - top.length;
+  return [
+    ...top,
+    `divisions/<division_id>/ for ${n(divisions.length)} divisions (${n(inFolders)} files; ${n(changed)} divisions changed)`,
+  ].join(', ');
 }
 
 /** Which attempt runs now, or how many were used; runs handed back or stalled used none. */

@@ -5,8 +5,9 @@
 // prove it created (local-ownership.ts): anything else at the period's path stops the export before
 // it writes a byte, and again right before the swap, with nothing of it touched.
 
+import { mkdirSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, symlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Period } from '../domain/period.js';
 import { AbortedError, ShiftExportError } from '../errors.js';
@@ -16,7 +17,13 @@ import { abortError, DestinationInvalidError, toLocalDestinationError } from './
 import { HashingStream } from './hashing-stream.js';
 import { sweepDeadPartials } from './dead-partials.js';
 import { assertPeriodLinkOurs, ownedHiddenEntry, versionName, writeOwnerMarker } from './local-ownership.js';
-import { assertFileName, assertManifestJson, MANIFEST_NAME, safePeriodKey } from './safe-names.js';
+import {
+  assertFilePath,
+  assertManifestJson,
+  fileNameOf,
+  MANIFEST_NAME,
+  safePeriodKey,
+} from './safe-names.js';
 import { SyncedFileStream, syncFolder } from './synced-file-stream.js';
 
 export interface LocalPublicationOptions {
@@ -32,7 +39,11 @@ export interface LocalPublicationOptions {
 
 interface LocalFile {
   readonly name: string;
-  readonly stream: HashingStream;
+  /**
+   * Until the file is stored; then let go: a stored file's stream still holds its writer's
+   * listeners, and through them the writer (a split export stores thousands of files).
+   */
+  stream: HashingStream | undefined;
   readonly done: Promise<StoredFile>;
 }
 
@@ -55,6 +66,8 @@ export class LocalPublication implements ExportPublication {
   readonly #options: LocalPublicationOptions;
   readonly #names: ReturnType<typeof localNames>;
   readonly #files = new Map<string, LocalFile>();
+  /** Folders inside the export made for files in folders of their own (`divisions/12`). */
+  readonly #folders = new Set<string>();
   #state: State = 'open';
   #publishing: Promise<PublishedExport> | undefined;
   #ending: Promise<void> | undefined;
@@ -104,23 +117,43 @@ export class LocalPublication implements ExportPublication {
     }
   }
 
+  /** `name` is a file's path in the export: `shifts.csv`, or `divisions/12/shifts.csv` in folders of its own. */
   openFile(name: string, _contentType: string): ExportFileSink {
     this.#assertOpen(`openFile(${name})`);
-    assertFileName(name);
+    assertFilePath(name);
     if (this.#files.has(name))
       throw new DestinationInvalidError(`file ${name} was already opened in this export`);
-    const target = join(this.#path(this.#names.partial), name);
+    const partial = this.#path(this.#names.partial);
+    const target = join(partial, name);
+    if (name.includes('/')) this.#makeFolders(partial, name);
     const stream = new HashingStream();
     const done = pipeline(stream, new SyncedFileStream(target)).then(
-      (): StoredFile => ({ name, path: name, ...stream.digest() }),
+      (): StoredFile => ({ name: fileNameOf(name), path: name, ...stream.digest() }),
       (error: unknown) => {
         throw toLocalDestinationError(error, 'write', target);
       },
     );
     // Rejections are reported through done() and publish(); never as unhandled.
     done.catch(() => undefined);
-    this.#files.set(name, { name, stream, done });
+    const file: LocalFile = { name, stream, done };
+    this.#files.set(name, file);
+    done.then(
+      () => (file.stream = undefined),
+      () => undefined,
+    );
     return { stream, done: () => done };
+  }
+
+  /** The folders of a file's path inside the `.partial` folder, remembered to be fsync'ed before sealing. */
+  #makeFolders(partial: string, name: string): void {
+    let folder = dirname(name);
+    if (this.#folders.has(folder)) return;
+    // Synchronous, once per folder: openFile hands back its stream at once.
+    mkdirSync(join(partial, folder), { recursive: true });
+    while (folder !== '.' && !this.#folders.has(folder)) {
+      this.#folders.add(folder);
+      folder = dirname(folder);
+    }
   }
 
   publish(manifestJson: string): Promise<PublishedExport> {
@@ -142,7 +175,7 @@ export class LocalPublication implements ExportPublication {
       assertManifestJson(manifestJson);
       // A destroyed file is not "unfinished": its done() rejects below with the reason.
       const unfinished = [...this.#files.values()]
-        .filter((f) => !f.stream.writableEnded && !f.stream.destroyed)
+        .filter((f) => f.stream !== undefined && !f.stream.writableEnded && !f.stream.destroyed)
         .map((f) => f.name);
       if (unfinished.length > 0) {
         throw new DestinationInvalidError(`publish() was called before ${unfinished.join(', ')} ended`);
@@ -158,6 +191,9 @@ export class LocalPublication implements ExportPublication {
       const partial = this.#path(this.#names.partial);
       const manifest = new SyncedFileStream(join(partial, MANIFEST_NAME));
       await pipeline([manifestJson], manifest);
+      // The deepest first: each folder's entry in its parent is synced after the folder itself.
+      const folders = [...this.#folders].sort((a, b) => b.split('/').length - a.split('/').length);
+      for (const folder of folders) await syncFolder(join(partial, folder));
       await syncFolder(partial);
       await rename(partial, this.#path(this.#names.version));
       await syncFolder(dir);
@@ -253,7 +289,7 @@ export class LocalPublication implements ExportPublication {
       this.#failure = failure;
       this.#options.signal?.removeEventListener('abort', this.#onAbort);
       for (const file of this.#files.values()) {
-        if (!file.stream.writableFinished) file.stream.destroy(failure);
+        if (file.stream !== undefined && !file.stream.writableFinished) file.stream.destroy(failure);
       }
       await Promise.allSettled([...this.#files.values()].map((f) => f.done));
       for (const name of [this.#names.partial, this.#names.version, this.#names.tempLink]) {

@@ -11,7 +11,7 @@ import type { Period } from '../domain/period.js';
 import { AbortedError, describeError, ShiftExportError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { CONTENT_TYPES, contentDisposition } from './content-headers.js';
-import type { ExportFileSink, ExportPublication, PublishedExport } from './destination.js';
+import type { ExportFileSink, ExportPublication, PublishedExport, StoredFile } from './destination.js';
 import {
   abortError,
   DestinationInvalidError,
@@ -20,7 +20,14 @@ import {
 } from './destination-errors.js';
 import { abortOpenUploads, deleteObjects, listObjects } from './s3-objects.js';
 import { startS3FileUpload, type S3FileUpload, type SseParams } from './s3-file-upload.js';
-import { assertFileName, assertManifestJson, isExportId, isFileName, MANIFEST_NAME } from './safe-names.js';
+import {
+  assertFilePath,
+  assertManifestJson,
+  fileNameOf,
+  isExportId,
+  isFilePath,
+  MANIFEST_NAME,
+} from './safe-names.js';
 
 /** User metadata on manifest.json naming the version it points at (x-amz-meta-export-id). */
 export const EXPORT_ID_METADATA = 'export-id';
@@ -53,9 +60,21 @@ type CurrentVersion =
   | { readonly kind: 'known'; readonly exportId: string }
   | { readonly kind: 'unknown' };
 
+/** A file of the export once its object is stored. */
+interface StoredUpload {
+  readonly name: string;
+  readonly done: Promise<StoredFile>;
+  readonly stored: true;
+}
+
 export class S3Publication implements ExportPublication {
   readonly #o: S3PublicationOptions;
-  readonly #files = new Map<string, S3FileUpload>();
+  /**
+   * Each file's upload until it is stored; then only what publish() and a cleanup need of it: a
+   * stored upload's stream still holds its writer's listeners, and through them the writer (a
+   * split export stores thousands of files).
+   */
+  readonly #files = new Map<string, S3FileUpload | StoredUpload>();
   readonly #storedKeys = new Set<string>();
   #state: State = 'open';
   #failure: ShiftExportError | undefined;
@@ -88,18 +107,19 @@ export class S3Publication implements ExportPublication {
         this.#failure ?? new DestinationInvalidError(`openFile(${name}) after the export was ${this.#state}`)
       );
     }
-    assertFileName(name);
+    // `name` is a file's path in the export: `shifts.csv`, or `divisions/12/shifts.csv`.
+    assertFilePath(name);
     if (this.#files.has(name))
       throw new DestinationInvalidError(`file ${name} was already opened in this export`);
     const upload = startS3FileUpload({
       client: this.#o.client,
       bucket: this.#o.bucket,
       key: `${this.#versionPrefix}${name}`,
-      name,
+      name: fileNameOf(name),
       path: `${this.#o.exportId}/${name}`,
       contentType,
       ...(contentEncoding === undefined ? {} : { contentEncoding }),
-      contentDisposition: contentDisposition(this.#o.period, name),
+      contentDisposition: contentDisposition(this.#o.period, fileNameOf(name)),
       metadata: { [EXPORT_ID_METADATA]: this.#o.exportId },
       sse: this.#o.sse,
       partSizeBytes: this.#o.partSizeBytes,
@@ -107,7 +127,10 @@ export class S3Publication implements ExportPublication {
     });
     this.#files.set(name, upload);
     upload.done.then(
-      () => this.#storedKeys.add(upload.key),
+      () => {
+        this.#storedKeys.add(upload.key);
+        this.#files.set(name, { name: upload.name, done: upload.done, stored: true });
+      },
       (error: unknown) => {
         // While publishing, publish() handles failures itself.
         if (this.#state === 'open') void this.#fail(error);
@@ -137,7 +160,7 @@ export class S3Publication implements ExportPublication {
       const files = [...this.#files.values()];
       // A destroyed file is not "unfinished": its done() rejects below with the reason.
       const unfinished = files
-        .filter((f) => !f.stream.writableEnded && !f.stream.destroyed)
+        .filter((f) => !('stored' in f) && !f.stream.writableEnded && !f.stream.destroyed)
         .map((f) => f.name);
       if (unfinished.length > 0) {
         throw new DestinationInvalidError(`publish() was called before ${unfinished.join(', ')} ended`);
@@ -229,7 +252,7 @@ export class S3Publication implements ExportPublication {
     this.#o.signal?.removeEventListener('abort', this.#onAbort);
     this.#cleanup = (async () => {
       const files = [...this.#files.values()];
-      for (const file of files) file.stop(failure);
+      for (const file of files) if (!('stored' in file)) file.stop(failure);
       await Promise.allSettled(files.map((f) => f.done));
       await this.#deleteVersion();
     })();
@@ -304,7 +327,7 @@ export class S3Publication implements ExportPublication {
       const slash = rest.indexOf('/');
       if (slash <= 0) continue; // not ours: leave it
       const version = rest.slice(0, slash);
-      if (keep.has(version) || !isExportId(version) || !isFileName(rest.slice(slash + 1))) continue;
+      if (keep.has(version) || !isExportId(version) || !isFilePath(rest.slice(slash + 1))) continue;
       const entry = versions.get(version) ?? { keys: [], newest: Number.NEGATIVE_INFINITY };
       entry.keys.push(object.key);
       entry.newest = Math.max(entry.newest, time);

@@ -33,6 +33,37 @@ export function assertFileName(name: string): void {
   }
 }
 
+/** Folders a file of an export may sit in (`divisions/<division_id>/shifts.csv`: two). */
+const MAX_FILE_FOLDERS = 2;
+
+/** A file's path in an export: file-name segments joined by "/", at most two folders deep. */
+export function isFilePath(text: string): boolean {
+  const segments = text.split('/');
+  return segments.length <= MAX_FILE_FOLDERS + 1 && segments.every(isFileName);
+}
+
+/**
+ * A file of an export, maybe in folders of its own (a split export's `divisions/12/shifts.csv`):
+ * each segment a file name as assertFileName says; never manifest.json at the top.
+ */
+export function assertFilePath(path: string): void {
+  const segments = path.split('/');
+  if (segments.length > MAX_FILE_FOLDERS + 1)
+    throw new DestinationInvalidError(
+      `file path ${printable(path)} is not allowed: at most ${MAX_FILE_FOLDERS} folders deep`,
+    );
+  for (const segment of segments) assertFileName(segment);
+  if (segments.length > 1 && segments[0] === MANIFEST_NAME)
+    throw new DestinationInvalidError(
+      `file path ${printable(path)} is not allowed: it starts with ${MANIFEST_NAME}`,
+    );
+}
+
+/** The last segment of a file path: the file's name. */
+export function fileNameOf(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
 // No "." in an export id: it is a segment of `.<period>.<id>.partial` folder names.
 const EXPORT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 

@@ -10,4 +10,6 @@ export interface ExportCounts {
   readonly outside_window: number;
   /** Exported rows with at least one quality flag. */
   readonly flagged: number;
+  /** Rows outside the export's filter (divisions, regions, shops); present only when it has one. */
+  readonly filtered_out?: number;
 }

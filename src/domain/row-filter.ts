@@ -1,6 +1,6 @@
-// Owns the filter of an export: only the shifts of these divisions, regions and shops (a list
-// absent: no condition on it). An export definition's `filter:` becomes one; the export applies it,
-// counting the rows it leaves out instead of rejecting them.
+// Which rows an export keeps, by the organisation: lists of division, region and shop ids (an
+// export definition's `filter`). A row is kept when it matches every list that is given; a list
+// left out keeps every row. The pipeline's scope-filter stage applies it (src/pipeline/scope-filter.ts).
 
 export interface RowFilter {
   readonly divisions?: readonly number[];

@@ -16,30 +16,58 @@ import type { ManifestFile } from '../render/manifest.js';
 
 /** One file being written. */
 export class ExportFile {
-  readonly #sink: ExportFileSink;
+  /** Until the file is stored: then let go, with the writer its listeners hold. */
+  #sink: ExportFileSink | undefined;
+  readonly #done: Promise<StoredFile>;
   readonly contentType: string;
   readonly contentEncoding: 'gzip' | undefined;
+  /** The division whose rows the file holds, in an export split by division. */
+  readonly divisionId: number | undefined;
   /** Data rows, as the manifest lists them; set by the output that ends the file. */
   rows = 0;
 
-  constructor(sink: ExportFileSink, contentType: string, contentEncoding: 'gzip' | undefined) {
+  constructor(
+    sink: ExportFileSink,
+    contentType: string,
+    contentEncoding: 'gzip' | undefined,
+    divisionId?: number,
+  ) {
     this.#sink = sink;
+    this.#done = sink.done();
+    this.#done.then(
+      () => (this.#sink = undefined),
+      // Reported by done() to whoever awaits it.
+      () => undefined,
+    );
     this.contentType = contentType;
     this.contentEncoding = contentEncoding;
+    this.divisionId = divisionId;
   }
 
   /** Where the file's bytes go (honour backpressure), then end() it. */
   get stream(): Writable {
+    if (this.#sink === undefined) throw new Error('the file is stored already: nothing more can be written');
     return this.#sink.stream;
+  }
+
+  /** The stream while the file is not stored yet. */
+  get unstored(): Writable | undefined {
+    return this.#sink?.stream;
   }
 
   /** Resolves once the file is durably stored. */
   done(): Promise<StoredFile> {
-    return this.#sink.done();
+    return this.#done;
   }
 }
 
-export class ExportFiles {
+/** What an output opens its files with: the export's files, or one division's. */
+export interface FileOpener {
+  /** Starts a file (`gzip`: a `.gz` file served as its content type, compressed). */
+  open(name: string, contentType: string, contentEncoding?: 'gzip'): ExportFile;
+}
+
+export class ExportFiles implements FileOpener {
   readonly #publication: ExportPublication;
   readonly #files: ExportFile[] = [];
 
@@ -55,6 +83,18 @@ export class ExportFiles {
     return file;
   }
 
+  /** The files of one division, in `folder` (divisions/<division_id>), each listed with its division_id. */
+  division(divisionId: number, folder: string): FileOpener {
+    return {
+      open: (name, contentType, contentEncoding) => {
+        const sink = this.#publication.openFile(`${folder}/${name}`, contentType, contentEncoding);
+        const file = new ExportFile(sink, contentType, contentEncoding, divisionId);
+        this.#files.push(file);
+        return file;
+      },
+    };
+  }
+
   /** Once every output has ended its files: each file stored, as the manifest lists it. */
   async stored(): Promise<ManifestFile[]> {
     return Promise.all(this.#files.map(async (file) => manifestFile(await file.done(), file)));
@@ -68,8 +108,9 @@ export class ExportFiles {
   /** The export failed: every file still open is destroyed, the publication aborted; never rejects. */
   async abandon(error: unknown, log: Logger): Promise<void> {
     for (const file of this.#files) {
-      if (!file.stream.destroyed)
-        file.stream.destroy(error instanceof Error ? error : new Error(String(error)));
+      const stream = file.unstored;
+      if (stream !== undefined && !stream.destroyed)
+        stream.destroy(error instanceof Error ? error : new Error(String(error)));
       // done() rejects now; its error is the one we already have.
       file.done().catch(() => undefined);
     }
@@ -90,5 +131,6 @@ function manifestFile(stored: StoredFile, file: ExportFile): ManifestFile {
     rows: file.rows,
     content_type: file.contentType,
     ...(file.contentEncoding === undefined ? {} : { content_encoding: file.contentEncoding }),
+    ...(file.divisionId === undefined ? {} : { division_id: file.divisionId }),
   };
 }

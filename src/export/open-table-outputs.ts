@@ -5,7 +5,7 @@
 // the fan-out gives it every batch, and runExport does not change.
 
 import type { ExportFormat } from '../domain/export-format.js';
-import { CsvTablesOutput, csvTableOptions } from './csv-tables-output.js';
+import { CsvTablesOutput, csvTableOptions, EXPORT_CSV_TABLES, type CsvTables } from './csv-tables-output.js';
 import { ShiftRowsOutput } from './shift-rows-output.js';
 import type { OutputSetup, TableOutput } from './table-output.js';
 
@@ -18,10 +18,13 @@ import type { OutputSetup, TableOutput } from './table-output.js';
 export async function openTableOutputs(
   formats: readonly ExportFormat[],
   setup: OutputSetup,
+  csvTables: CsvTables = EXPORT_CSV_TABLES,
 ): Promise<TableOutput[]> {
   const opened: TableOutput[] = [];
   try {
-    const csv = formats.includes('csv') ? new CsvTablesOutput(setup.files, setup.settings) : undefined;
+    const csv = formats.includes('csv')
+      ? new CsvTablesOutput(setup.files, setup.settings, csvTables)
+      : undefined;
     if (csv !== undefined) opened.push(csv);
     // Loaded only when wanted: exceljs costs a CSV-only export memory and start-up time.
     const workbook = formats.includes('xlsx')

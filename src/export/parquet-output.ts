@@ -6,7 +6,7 @@ import { SHIFT_COLUMNS } from '../domain/shift-columns.js';
 import type { ShiftRecord } from '../domain/shift-record.js';
 import { ParquetTableWriter } from '../render/parquet/parquet-table-writer.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
-import type { ExportFile, ExportFiles } from './export-files.js';
+import type { ExportFile, FileOpener } from './export-files.js';
 import type { ExportBatch, TableOutput } from './table-output.js';
 
 export class ParquetOutput implements TableOutput {
@@ -14,7 +14,7 @@ export class ParquetOutput implements TableOutput {
   readonly #file: ExportFile;
 
   /** Opens shifts.parquet. */
-  constructor(files: ExportFiles) {
+  constructor(files: FileOpener) {
     this.#file = files.open('shifts.parquet', CONTENT_TYPES.parquet);
     this.#writer = new ParquetTableWriter(SHIFT_COLUMNS, this.#file.stream, {
       createdBy: `${TOOL_NAME} ${TOOL_VERSION}`,

@@ -5,6 +5,7 @@
 import type { Period } from '../domain/period.js';
 import { manifestStatistics, renderManifest, type Manifest, type ManifestFile } from '../render/manifest.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
+import type { SplitResult } from './division-split.js';
 import type { ExportFiles } from './export-files.js';
 import type { ExportSettings } from './export-settings.js';
 import type { ExportEnding } from './table-output.js';
@@ -21,6 +22,8 @@ export interface ExportFacts {
   readonly ending: ExportEnding;
   /** row-hashes.bin as stored; absent when the fingerprints failed. */
   readonly rowHashes: ManifestFile | undefined;
+  /** An export split by division: its divisions, and each one's row-hashes.bin. */
+  readonly split?: SplitResult | undefined;
 }
 
 export interface PublishedManifest {
@@ -36,7 +39,7 @@ export async function publishExport(
   signal: AbortSignal | undefined,
 ): Promise<PublishedManifest> {
   const stored = await files.stored();
-  const { exportId, period, startedAt, settings, ending, rowHashes } = facts;
+  const { exportId, period, startedAt, settings, ending, rowHashes, split } = facts;
   const manifest: Manifest = {
     export_id: exportId,
     period: { from: period.from, to: period.to },
@@ -45,7 +48,8 @@ export async function publishExport(
     source: { base_url: settings.sourceBaseUrl },
     counts: ending.counts,
     statistics: manifestStatistics(ending.summaries.overall),
-    files: [...stored, ...(rowHashes === undefined ? [] : [rowHashes])],
+    files: [...stored, ...(rowHashes === undefined ? [] : [rowHashes]), ...(split?.rowHashes ?? [])],
+    ...(split === undefined ? {} : { divisions: [...split.divisions] }),
     ...ending.changes,
   };
   throwIfAborted(signal);

@@ -6,20 +6,22 @@
 // and the queue worker.
 
 import { tmpdir } from 'node:os';
-import { ChangeRecorder } from '../changes/change-recorder.js';
+import { ChangeRecorder, previousManifest } from '../changes/change-recorder.js';
 import type { ExportFormat } from '../domain/export-format.js';
 import type { Destination } from '../destinations/destination.js';
 import type { Period } from '../domain/period.js';
 import type { RowFilter } from '../domain/row-filter.js';
 import { AbortedError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { divisionDirectory, type DivisionDirectory } from '../pipeline/enrich.js';
-import { ShiftPipeline } from '../pipeline/shift-pipeline.js';
+import { divisionDirectory } from '../pipeline/enrich.js';
+import type { GroupMemory } from '../pipeline/group-spill.js';
+import { ShiftPipeline, type ShiftPipelineOptions } from '../pipeline/shift-pipeline.js';
 import type { Manifest } from '../render/manifest.js';
 import { TempFolder } from '../temp-file.js';
 import type { ReadProgress } from '../wfm/report-reader.js';
 import { BatchFanOut } from './batch-fan-out.js';
 import { changeRecording } from './change-recording.js';
+import { DivisionSplit } from './division-split.js';
 import { newExportId } from './export-id.js';
 import { ExportFiles } from './export-files.js';
 import type { ExportSettings } from './export-settings.js';
@@ -30,13 +32,16 @@ import type { ShiftSource } from './shift-source.js';
 import { streamBatches } from './stream-batches.js';
 import { throwIfAborted } from './throw-if-aborted.js';
 
-/** What one export covers: a period, in the formats asked for, filtered and split as its definition says. */
+/** What one export covers: a period, in the formats asked for, of some divisions or all. */
 export interface ExportScope {
   readonly period: Period;
   readonly formats: readonly ExportFormat[];
-  /** Only the shifts of these divisions, regions and shops (an export definition's `filter:`). */
+  /** Only these divisions, regions, shops; the other rows are counted as filtered_out. */
   readonly filter?: RowFilter;
-  /** `division`: one folder of files per division (an export definition's `split:`). */
+  /**
+   * `division`: the files of each division in `divisions/<division_id>/` (division-split.ts), and
+   * only rejected.csv and manifest.json at the top. The report is still read once.
+   */
   readonly split?: 'division';
 }
 
@@ -85,9 +90,24 @@ export async function runExport(scope: ExportScope, deps: ExportDependencies): P
   let outputs: BatchFanOut | undefined;
   try {
     const divisions = divisionDirectory(divisionList);
-    const pipeline = shiftPipeline(period, divisions, settings, temp);
+    const pipeline = shiftPipeline({ period, divisions, filter: scope.filter }, settings, temp);
     const setup = { files, settings, divisions, period, exportId, startedAt, log };
-    outputs = new BatchFanOut([changeRecording(changes), ...(await openTableOutputs(formats, setup))]);
+    const split =
+      scope.split === 'division'
+        ? new DivisionSplit({
+            formats,
+            setup,
+            files,
+            publication,
+            previous: destination,
+            readPrevious: () => previousManifest(destination, period),
+            temp,
+            groupMemory: groupMemory(settings, temp),
+            signal,
+          })
+        : undefined;
+    const tables = split === undefined ? await openTableOutputs(formats, setup) : split.outputs();
+    outputs = new BatchFanOut([changeRecording(changes), ...tables]);
 
     report({ phase: 'fetching' });
     const upstream = await streamBatches(source, pipeline, outputs, { period, signal, report });
@@ -101,7 +121,7 @@ export async function runExport(scope: ExportScope, deps: ExportDependencies): P
     await outputs.finish(ending);
 
     report({ phase: 'publishing' });
-    const facts = { exportId, period, startedAt, settings, ending, rowHashes };
+    const facts = { exportId, period, startedAt, settings, ending, rowHashes, split: split?.result };
     const published = await publishExport(files, facts, signal);
     report({ phase: 'done' });
     const durationMs = now().getTime() - startedAt.getTime();
@@ -119,15 +139,16 @@ export async function runExport(scope: ExportScope, deps: ExportDependencies): P
 
 /** The stages, with user and shop statistics spilling to `temp` past the memory budget. */
 function shiftPipeline(
-  period: Period,
-  divisions: DivisionDirectory,
+  options: Omit<ShiftPipelineOptions, 'groupMemory'>,
   settings: ExportSettings,
   temp: TempFolder,
 ): ShiftPipeline {
+  const memory = groupMemory(settings, temp);
+  return new ShiftPipeline({ ...options, ...(memory === undefined ? {} : { groupMemory: memory }) });
+}
+
+/** EXPORT_MEMORY_MB for the user and shop groups, spilling to `temp`; none: all in memory. */
+function groupMemory(settings: ExportSettings, temp: TempFolder): GroupMemory | undefined {
   const budgetBytes = settings.memoryBudgetBytes;
-  return new ShiftPipeline({
-    period,
-    divisions,
-    ...(budgetBytes === undefined ? {} : { groupMemory: { budgetBytes, temp } }),
-  });
+  return budgetBytes === undefined ? undefined : { budgetBytes, temp };
 }

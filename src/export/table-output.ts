@@ -13,7 +13,7 @@ import type { ExportSummaries } from '../domain/summary.js';
 import type { Logger } from '../logger.js';
 import type { DivisionDirectory } from '../pipeline/enrich.js';
 import type { BatchResult } from '../pipeline/shift-pipeline.js';
-import type { ExportFiles } from './export-files.js';
+import type { FileOpener } from './export-files.js';
 import type { ExportSettings } from './export-settings.js';
 
 /** One batch out of the pipeline: its exported shifts (and their rows in the batch), its rejected rows. */
@@ -32,7 +32,9 @@ export interface ExportEnding {
 
 /** What an output is opened with, before the first batch. */
 export interface OutputSetup {
-  readonly files: ExportFiles;
+  readonly files: FileOpener;
+  /** Set for one division's files in an export split by division: its workbook charts its regions. */
+  readonly divisionId?: number;
   readonly settings: ExportSettings;
   readonly divisions: DivisionDirectory;
   readonly period: Period;

@@ -1,7 +1,8 @@
 // The stages composed: raw rows in batches → validate → localise → window → dedup → enrich →
 // aggregate, synchronously per batch (the caller owns reading, writing and backpressure), each
 // stage returning its result. The counts always add up:
-// fetched = exported + rejected + duplicates + outside_window.
+// fetched = exported + rejected + duplicates + outside_window (+ filtered_out, when the export has
+// a filter: scope-filter.ts; without one the counts have no filtered_out, as before filters).
 //
 // Dedup runs after the window: only the period's ids are remembered, and a duplicate outside the
 // period is counted once, as outside_window. A rejected row does not claim its id, so a later valid
@@ -14,6 +15,7 @@ import type { ExportCounts } from '../domain/export-counts.js';
 import type { Period } from '../domain/period.js';
 import type { RawRows } from '../domain/raw-rows.js';
 import type { RejectedRow } from '../domain/rejected-row.js';
+import type { RowFilter } from '../domain/row-filter.js';
 import type { ShiftRecord } from '../domain/shift-record.js';
 import type { ExportSummaries } from '../domain/summary.js';
 import { ShiftAggregator } from './aggregate.js';
@@ -21,6 +23,7 @@ import type { GroupMemory } from './group-spill.js';
 import { DuplicateFilter } from './dedup.js';
 import { enrichShift, type DivisionDirectory } from './enrich.js';
 import { localiseShift } from './localise.js';
+import { ScopeFilter } from './scope-filter.js';
 import { isRejected, validateShift } from './validate.js';
 import { BusinessDayWindow } from './window.js';
 
@@ -38,6 +41,8 @@ export interface ShiftPipelineOptions {
   readonly divisions: DivisionDirectory;
   /** The budget of the user and shop groups, and where they spill; none: all in memory. */
   readonly groupMemory?: GroupMemory;
+  /** Only these divisions, regions, shops; the others are counted as filtered_out. */
+  readonly filter?: RowFilter | undefined;
 }
 
 export class ShiftPipeline {
@@ -45,6 +50,7 @@ export class ShiftPipeline {
   private readonly dedup = new DuplicateFilter();
   private readonly divisions: DivisionDirectory;
   private readonly aggregator: ShiftAggregator;
+  private readonly scope: ScopeFilter | undefined;
   private fetched = 0;
   private exported = 0;
   private rejected = 0;
@@ -54,6 +60,7 @@ export class ShiftPipeline {
     this.window = new BusinessDayWindow(options.period);
     this.divisions = options.divisions;
     this.aggregator = new ShiftAggregator(options.divisions, options.groupMemory);
+    this.scope = options.filter === undefined ? undefined : new ScopeFilter(options.filter);
   }
 
   processBatch(rawRows: RawRows): BatchResult {
@@ -67,6 +74,7 @@ export class ShiftPipeline {
         rejected.push(valid);
         continue;
       }
+      if (this.scope !== undefined && !this.scope.admits(valid.shift)) continue;
       const localised = localiseShift(valid);
       if (!this.window.admits(localised) || !this.dedup.admits(localised)) continue;
       const record = enrichShift(localised, this.divisions);
@@ -90,6 +98,7 @@ export class ShiftPipeline {
       duplicates: this.dedup.duplicates,
       outside_window: this.window.outside,
       flagged: this.flagged,
+      ...(this.scope === undefined ? {} : { filtered_out: this.scope.outside }),
     };
   }
 

@@ -102,6 +102,22 @@ export const manifestFileSchema = z.strictObject({
   content_type: z.string().min(1),
   /** How the bytes are encoded over content_type: `gzip` for a `.csv.gz`; absent when not. */
   content_encoding: z.literal('gzip').optional(),
+  /** In an export split by division: the division whose rows the file holds; absent for the others. */
+  division_id: z.number().int().optional(),
+});
+
+/** A division of an export split by division: one with at least one exported shift. */
+export const manifestDivisionSchema = z.strictObject({
+  division_id: z.number().int(),
+  division_name: z.string(),
+  /** Its exported shifts. */
+  shifts: count,
+  /**
+   * Its rows changed since the previous export of the same dest and period (its own row-hashes.bin
+   * compared with the previous one's); true when there was none (the first export, or the division
+   * had no rows then); null when that could not be told.
+   */
+  changed: z.boolean().nullable(),
 });
 
 /**
@@ -148,9 +164,13 @@ export const manifestMembers = z.strictObject({
     duplicates: count,
     outside_window: count,
     flagged: count,
+    /** Rows outside the export's filter; absent when the export has no filter. */
+    filtered_out: count.optional(),
   }),
   statistics: statisticsSchema,
   files: z.array(manifestFileSchema),
+  /** Present in an export split by division: its divisions, by id; their files are under divisions/<division_id>/. */
+  divisions: z.array(manifestDivisionSchema).optional(),
   /** The export of the same period this one replaced, when there was one. */
   previous: z.strictObject({ export_id: id, generated_at: timestamp }).optional(),
   /**
@@ -174,6 +194,7 @@ export const manifestSchema = manifestMembers.refine(changesAreExplained, CHANGE
 
 export type Manifest = z.infer<typeof manifestSchema>;
 export type ManifestFile = z.infer<typeof manifestFileSchema>;
+export type ManifestDivision = z.infer<typeof manifestDivisionSchema>;
 
 function checked(value: unknown, what: string): Manifest {
   const result = manifestSchema.safeParse(value);

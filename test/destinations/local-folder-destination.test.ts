@@ -213,10 +213,32 @@ describe('LocalFolderDestination', () => {
     expect(await entries()).toEqual([]);
   });
 
+  it('stores a file in folders of its own (a split export) and publishes it with the rest', async () => {
+    const dest = new LocalFolderDestination({ dir });
+    const publication = await dest.begin(period, 'v1');
+    const sink = publication.openFile('divisions/12/shifts.csv', CONTENT_TYPES.csv);
+    sink.stream.end('id\n1\n');
+    const stored = await sink.done();
+    expect(stored).toMatchObject({ name: 'shifts.csv', path: 'divisions/12/shifts.csv', bytes: 5 });
+    await publication.publish(JSON.stringify({ files: [stored] }));
+    expect(await readFile(join(dir, key, 'divisions', '12', 'shifts.csv'), 'utf8')).toBe('id\n1\n');
+    expect(await readAll(await dest.openPublishedFile(period, 'divisions/12/shifts.csv'))).toEqual(
+      Buffer.from('id\n1\n'),
+    );
+  });
+
   it('refuses a manifest that is not JSON, file names that are not plain, and reused names', async () => {
     const dest = new LocalFolderDestination({ dir });
     const publication = await dest.begin(period, 'v1');
-    for (const name of ['../x.csv', 'a/b.csv', '.hidden', 'manifest.json', '', 'tab\there.csv']) {
+    for (const name of [
+      '../x.csv',
+      'a/../b.csv',
+      'a/b/c/d.csv',
+      '.hidden',
+      'manifest.json',
+      '',
+      'tab\there.csv',
+    ]) {
       expect(() => publication.openFile(name, CONTENT_TYPES.csv)).toThrow(
         expect.objectContaining({ code: 'DEST_INVALID' }),
       );

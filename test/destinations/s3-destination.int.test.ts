@@ -342,6 +342,25 @@ describe('S3Destination', () => {
     await expectIntact(dest, { 'shifts.csv': testBytes(100, 3) });
   });
 
+  it('stores files in folders of their own (a split export) and deletes them with their version', async () => {
+    const dest = destination({ staleVersionAgeMs: 0 });
+    const nested = { 'divisions/12/shifts.csv': testBytes(100, 1), 'rejected.csv': testBytes(10, 1) };
+    for (const id of ['v1', 'v2', 'v3']) await runExport(dest, period, id, nested);
+    expect(await keysUnder(`${base}/`)).toEqual([
+      `${base}/manifest.json`,
+      `${base}/v2/divisions/12/shifts.csv`,
+      `${base}/v2/rejected.csv`,
+      `${base}/v3/divisions/12/shifts.csv`,
+      `${base}/v3/rejected.csv`,
+    ]);
+    const manifest = JSON.parse((await dest.readManifest(period)) ?? 'null') as { files: StoredFile[] };
+    const file = manifest.files.find((f) => f.path === 'v3/divisions/12/shifts.csv');
+    expect(file?.name).toBe('shifts.csv');
+    expect(await readAll(await dest.openPublishedFile(period, file?.path ?? ''))).toEqual(
+      nested['divisions/12/shifts.csv'],
+    );
+  });
+
   it('keeps S3_KEEP_VERSIONS versions, and deletes older ones once S3_KEEP_MIN_AGE_MINUTES old', async () => {
     const configured = async (env: Record<string, string>): Promise<S3Destination> => {
       const dest = await createDestination(`s3://${bucket}/exports`, loadS3Config(env), silentLogger, {

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   assertExportId,
   assertFileName,
+  assertFilePath,
+  fileNameOf,
+  isFilePath,
   relativePathSegments,
   safePeriodKey,
 } from '../../src/destinations/safe-names.js';
@@ -58,5 +61,33 @@ describe('safePeriodKey', () => {
   it('is <from>_<to>, and refuses a period that is not two dates', () => {
     expect(safePeriodKey({ from: '2024-05-01', to: '2024-05-07' })).toBe('2024-05-01_2024-05-07');
     expect(() => safePeriodKey({ from: '../x', to: '2024-05-07' })).toThrow(invalid);
+  });
+});
+
+describe('assertFilePath', () => {
+  it('accepts a file name, or one in at most two folders of file-name segments', () => {
+    for (const path of ['shifts.csv', 'divisions/12/shifts.xlsx', 'divisions/12/row-hashes.bin']) {
+      expect(() => assertFilePath(path)).not.toThrow();
+      expect(isFilePath(path)).toBe(true);
+    }
+    expect(fileNameOf('divisions/12/shifts.xlsx')).toBe('shifts.xlsx');
+    expect(fileNameOf('shifts.csv')).toBe('shifts.csv');
+  });
+
+  it('refuses traversal, empty or hidden segments, deeper folders and manifest.json', () => {
+    for (const path of [
+      '../x',
+      'a/../b',
+      'a//b',
+      '/a',
+      'a/',
+      '.hidden/x',
+      'a/b/c/d',
+      'manifest.json',
+      'manifest.json/x',
+    ]) {
+      expect(() => assertFilePath(path), path).toThrow(invalid);
+    }
+    expect(isFilePath('a/b/c/d')).toBe(false);
   });
 });

@@ -97,7 +97,34 @@ export function userCountFor(rows: number): number {
 
 const EMAIL_DOMAIN = 'retail-sandbox.example';
 
-export function generateWorld(seed: number, rows: number): World {
+/**
+ * The world of `seed`; with `divisionCount`, its shops dealt round-robin to that many plain
+ * divisions (`Division N`, no managers) instead of the table's: a chain of many divisions, the
+ * bench's --split line (200).
+ */
+export function generateWorld(seed: number, rows: number, divisionCount?: number): World {
+  const world = tableWorld(seed, rows);
+  return divisionCount === undefined ? world : withDivisions(world, divisionCount);
+}
+
+function withDivisions(world: World, count: number): World {
+  const shops = world.shops.map((shop, i) => ({ ...shop, division: i % count }));
+  const regions = world.regions.map((region) => ({
+    ...region,
+    division: shops[region.shops[0] ?? -1]?.division ?? 0,
+  }));
+  const divisions = Array.from({ length: count }, (_, index) => ({
+    id: index + 1,
+    externalId: `DIV-${String(index + 1).padStart(3, '0')}`,
+    name: `Division ${index + 1}`,
+    active: true,
+    regions: regions.flatMap((r, i) => (r.division === index ? [i] : [])),
+    managers: [],
+  }));
+  return { divisions, regions, shops, users: world.users };
+}
+
+function tableWorld(seed: number, rows: number): World {
   const rnd = new SeededRandom(mix32(seed ^ 0x5eed_0001));
   const regions: (WorldRegion & { shops: number[] })[] = [];
   const shops: WorldShop[] = [];

@@ -21,6 +21,7 @@ export const SANDBOX_FLAGS = {
   'end-date': { type: 'string' },
   days: { type: 'string' },
   'user-per-row': { type: 'boolean' },
+  divisions: { type: 'string' },
   faults: { type: 'string' },
 } as const;
 
@@ -32,6 +33,7 @@ export interface SandboxFlagValues {
   readonly 'end-date'?: string | undefined;
   readonly days?: string | undefined;
   readonly 'user-per-row'?: boolean | undefined;
+  readonly divisions?: string | undefined;
   readonly faults?: string | undefined;
 }
 
@@ -45,7 +47,7 @@ export const SANDBOX_COMMAND_DEFAULTS = Object.freeze({
 
 /** What follows a program's `Usage: <program>` line. */
 export const SANDBOX_USAGE =
-  '[--host H] [--port P] [--rows N] [--seed S] [--end-date YYYY-MM-DD] [--days D] [--user-per-row] [--faults JSON|@file]';
+  '[--host H] [--port P] [--rows N] [--seed S] [--end-date YYYY-MM-DD] [--days D] [--user-per-row] [--divisions N] [--faults JSON|@file]';
 
 /** The help text between the usage line and the examples. */
 export const SANDBOX_HELP = `
@@ -62,6 +64,8 @@ Flags:
   --days D        days of data ending at --end-date (default 28)
   --user-per-row  every row its own user_id (the report with the most groups; the bench's
                   --cardinality line)
+  --divisions N   N plain divisions ("Division N", no managers), the shops dealt round-robin
+                  among them (the bench's --split line)
   --faults F      fault plan as JSON, or @path to a JSON file (the wfm-sandbox package's README,
                   "Fault injection"); also settable at run time: PUT /_sandbox/faults
 
@@ -86,6 +90,7 @@ export function sandboxOptionsFromFlags(values: SandboxFlagValues): SandboxOptio
     ...(values.days === undefined ? {} : { days: wholeNumber(values.days, '--days') }),
     ...(values.faults === undefined ? {} : { faults: readFaults(values.faults) }),
     ...(values['user-per-row'] === true ? { userPerRow: true } : {}),
+    ...(values.divisions === undefined ? {} : { divisions: wholeNumber(values.divisions, '--divisions') }),
   };
 }
 

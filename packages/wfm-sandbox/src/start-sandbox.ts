@@ -38,6 +38,8 @@ export interface SandboxOptions {
   readonly longComment?: { readonly every: number; readonly bytes: number };
   /** Every row its own user_id (the bench's --cardinality line). */
   readonly userPerRow?: boolean;
+  /** That many plain divisions, the shops dealt round-robin among them (the bench's --split line). */
+  readonly divisions?: number;
   /** Errors, and a debug line per request (default silent). */
   readonly logger?: SandboxLogger;
 }
@@ -84,7 +86,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     throw new SandboxConfigError(`sandbox faults: ${error instanceof Error ? error.message : String(error)}`);
   }
 
-  const world = generateWorld(seed, rows);
+  const divisionCount =
+    options.divisions === undefined ? undefined : checkInteger('divisions', options.divisions, 1, 100_000);
+  const world = generateWorld(seed, rows, divisionCount);
   const generator = new ShiftGenerator(world, {
     seed,
     rows,

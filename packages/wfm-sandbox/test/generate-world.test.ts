@@ -71,6 +71,19 @@ describe('generateWorld', () => {
   });
 });
 
+describe('generateWorld with a division count', () => {
+  it('deals the shops round-robin to that many divisions, each listing its regions', () => {
+    const world = generateWorld(7, 10_000, 200);
+    expect(world.divisions.map((d) => d.id)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(world.shops.every((shop, i) => shop.division === i % 200)).toBe(true);
+    // Enough shops that every division has one, so every division gets shifts.
+    expect(new Set(world.shops.map((s) => s.division)).size).toBe(200);
+    for (const [index, region] of world.regions.entries())
+      expect(world.divisions[region.division]?.regions).toContain(index);
+    expect(generateWorld(7, 10_000, 200).users).toEqual(generateWorld(7, 10_000).users);
+  });
+});
+
 describe('transliterate', () => {
   it('turns Cyrillic and accented names into ASCII login parts', () => {
     expect(transliterate('Фёдорова')).toBe('fedorova');

@@ -57,7 +57,9 @@ export interface WorkbookFacts {
   readonly shiftSheetNames: readonly string[];
 }
 
-export const COUNT_MEANINGS: Readonly<Record<keyof ExportCounts, string>> = {
+type CountName = Exclude<keyof ExportCounts, 'filtered_out'>;
+
+export const COUNT_MEANINGS: Readonly<Record<CountName, string>> = {
   fetched: 'Rows received from the source for the period, widened by the possible UTC offsets.',
   exported: 'Shifts on the Shifts sheet(s): placed, inside the period, first of their id.',
   rejected: 'Rows that could not be placed (see the Rejected sheet).',
@@ -65,6 +67,9 @@ export const COUNT_MEANINGS: Readonly<Record<keyof ExportCounts, string>> = {
   outside_window: 'Placed rows whose business date lies outside the period.',
   flagged: 'Exported shifts with at least one quality flag.',
 };
+
+export const FILTERED_OUT_MEANING =
+  "Valid rows outside the export's filter (its divisions, regions or shops): not exported, not rejected.";
 
 /** `2024-05-08 06:00:00 +02:00 (Europe/Berlin)`: the instant as a wall clock in the named zone. */
 export function formatInstantInZone(instant: Date, timeZone: string): string {
@@ -171,9 +176,12 @@ export function aboutRows(about: WorkbookAbout, facts: WorkbookFacts): AboutRow[
     { values: [] },
     { values: ['Counts', 'Value', 'Meaning'], bold: true },
   );
-  for (const key of Object.keys(COUNT_MEANINGS) as (keyof ExportCounts)[]) {
+  for (const key of Object.keys(COUNT_MEANINGS) as CountName[]) {
     rows.push({ values: [key, about.counts[key], COUNT_MEANINGS[key]] });
   }
+  // Only an export with a filter has this count: the workbooks of the others stay as they were.
+  if (about.counts.filtered_out !== undefined)
+    rows.push({ values: ['filtered_out', about.counts.filtered_out, FILTERED_OUT_MEANING] });
   rows.push({ values: [] }, { values: ['Quality flag', 'Meaning'], bold: true });
   for (const [flag, meaning] of Object.entries(QUALITY_FLAGS)) rows.push({ values: [flag, meaning] });
   rows.push(

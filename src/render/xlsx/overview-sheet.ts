@@ -5,7 +5,9 @@
 // rate of all divisions and of the five lowest divisions — drawn from the two tables below them on
 // this sheet (the charts refer to those cells, so they follow the cells when they change). Its
 // figures are known only when every shift has been read, so the sheet is written last and listed
-// first (XlsxWorkbook.listFirst).
+// first (XlsxWorkbook.listFirst). A division's workbook (an export split by division) charts the
+// division's regions instead: a division manager compares regions. Its daily chart has the
+// division's line alone: the summaries have no region by day.
 
 import type { ExportCounts } from '../../domain/export-counts.js';
 import type { Period } from '../../domain/period.js';
@@ -28,7 +30,20 @@ export interface OverviewFacts {
   readonly counts: ExportCounts;
   readonly changes: WorkbookChanges | undefined;
   readonly matchRateThreshold: number;
+  /** What the bars compare: divisions (default), or a division's regions. */
+  readonly chartBy?: OverviewGroups;
 }
+
+export type OverviewGroups = 'division' | 'region';
+
+/** The words the sheet uses for the groups it compares. */
+const GROUP_WORDS = {
+  division: { one: 'division', many: 'divisions', header: 'Division', sheet: 'By division' },
+  region: { one: 'region', many: 'regions', header: 'Region', sheet: 'By region' },
+} as const;
+
+/** The daily chart's line of a division's workbook: every shift of the division. */
+export const ALL_REGIONS_LABEL = 'All regions';
 
 /** Divisions drawn in the daily chart beside all divisions: the lowest start-match rates. */
 export const DAILY_CHART_DIVISIONS = 5;
@@ -87,8 +102,9 @@ export function changesText(changes: WorkbookChanges | undefined): string {
 
 function headlineRows(summaries: ExportSummaries, facts: OverviewFacts): Row[] {
   const all = summaries.overall;
-  const rated = summaries.divisions.filter((d) => startRate(d.stats) !== null);
-  const below = rated.filter((d) => (startRate(d.stats) ?? 1) < facts.matchRateThreshold).length;
+  const words = GROUP_WORDS[facts.chartBy ?? 'division'];
+  const rated = groupsByRate(summaries, facts.chartBy);
+  const below = rated.filter((d) => d.rate < facts.matchRateThreshold).length;
   const figure = (label: string, value: number | null, style: XlsxStyle): Row => ({
     values: [label, value],
     styles: [STYLES.label, style],
@@ -117,8 +133,8 @@ function headlineRows(summaries: ExportSummaries, facts: OverviewFacts): Row[] {
     figure('Rejected rows', facts.counts.rejected, STYLES.count),
     text('Rows changed since the previous export', changesText(facts.changes)),
     text(
-      'Divisions below the threshold',
-      `${below} of ${rated.length} below ${percent(facts.matchRateThreshold)} start match (red on By division)`,
+      `${words.header}s below the threshold`,
+      `${below} of ${rated.length} below ${percent(facts.matchRateThreshold)} start match (red on ${words.sheet})`,
     ),
     { values: [], styles: [] },
     // With no shifts there is nothing to draw, and no chart parts are written.
@@ -135,12 +151,16 @@ interface DivisionRate {
   readonly rate: number;
 }
 
-/** Divisions with checked starts, lowest start-match rate first (then by name). */
-function divisionsByRate(summaries: ExportSummaries): DivisionRate[] {
-  return summaries.divisions
-    .flatMap((d) => {
-      const rate = startRate(d.stats);
-      return rate === null ? [] : [{ id: d.divisionId, name: d.divisionName, rate }];
+/** Divisions (or regions) with checked starts, lowest start-match rate first (then by name). */
+function groupsByRate(summaries: ExportSummaries, chartBy: OverviewGroups = 'division'): DivisionRate[] {
+  const groups =
+    chartBy === 'region'
+      ? summaries.regions.map((r) => ({ id: r.regionId, name: r.regionName, stats: r.stats }))
+      : summaries.divisions.map((d) => ({ id: d.divisionId, name: d.divisionName, stats: d.stats }));
+  return groups
+    .flatMap((g) => {
+      const rate = startRate(g.stats);
+      return rate === null ? [] : [{ id: g.id, name: g.name, rate }];
     })
     .sort((a, b) => a.rate - b.rate || a.name.localeCompare(b.name) || a.id - b.id);
 }
@@ -155,15 +175,16 @@ export function overviewLayout(
   while (rows.length < TABLES_FIRST_ROW - 1) rows.push({ values: [], styles: [] });
   const charts: ChartPlacement[] = [];
 
-  // The bars: one row per division, lowest first, and the threshold beside each.
-  const divisions = divisionsByRate(summaries);
+  // The bars: one row per division (or region), lowest first, and the threshold beside each.
+  const words = GROUP_WORDS[facts.chartBy ?? 'division'];
+  const divisions = groupsByRate(summaries, facts.chartBy);
   rows.push({
-    values: ['Start match rate by division, lowest first (the bar chart)'],
+    values: [`Start match rate by ${words.one}, lowest first (the bar chart)`],
     styles: [STYLES.title],
   });
   const barHeader = rows.length + 1;
   rows.push({
-    values: ['Division', 'Start match rate', 'Threshold'],
+    values: [words.header, 'Start match rate', 'Threshold'],
     styles: [STYLES.header, STYLES.header, STYLES.header],
   });
   for (const d of divisions) {
@@ -178,7 +199,7 @@ export function overviewLayout(
     charts.push({
       chart: {
         kind: 'bar',
-        title: 'Start match rate by division, lowest first',
+        title: `Start match rate by ${words.one}, lowest first`,
         categories: columnRange(sheet, 1, first, last),
         series: [{ name: cellAt(sheet, barHeader, 2), values: columnRange(sheet, 2, first, last) }],
         threshold: { name: cellAt(sheet, barHeader, 3), values: columnRange(sheet, 3, first, last) },
@@ -190,12 +211,14 @@ export function overviewLayout(
     });
   }
 
-  // The lines: one row per business date; all divisions, then the lowest divisions of the period.
+  // The lines: one row per business date; all divisions, then the lowest divisions of the period
+  // (a division's workbook: the division alone, as the summaries have no region by day).
   rows.push({ values: [], styles: [] });
-  const lowest = divisions.slice(0, DAILY_CHART_DIVISIONS);
+  const lowest = facts.chartBy === 'region' ? [] : divisions.slice(0, DAILY_CHART_DIVISIONS);
+  const allLabel = facts.chartBy === 'region' ? ALL_REGIONS_LABEL : ALL_DIVISIONS_LABEL;
   const dailyTitle =
     lowest.length === 0
-      ? 'Daily start match rate: all divisions'
+      ? `Daily start match rate: all ${words.many}`
       : `Daily start match rate: all divisions and the ${lowest.length === 1 ? 'lowest division' : `${lowest.length} lowest`}`;
   rows.push({
     values: [`${dailyTitle} (the line chart)`],
@@ -203,7 +226,7 @@ export function overviewLayout(
   });
   const lineHeader = rows.length + 1;
   rows.push({
-    values: ['Business date', ALL_DIVISIONS_LABEL, ...lowest.map((d) => d.name)],
+    values: ['Business date', allLabel, ...lowest.map((d) => d.name)],
     styles: [STYLES.header, STYLES.header, ...lowest.map(() => STYLES.header)],
     // Division names wrap in their narrow columns.
     height: 3 * LINE_POINTS,
@@ -219,7 +242,7 @@ export function overviewLayout(
   if (days.length > 0) {
     const first = lineHeader + 1;
     const last = lineHeader + days.length;
-    const series = [ALL_DIVISIONS_LABEL, ...lowest].map((_, i) => ({
+    const series = [allLabel, ...lowest].map((_, i) => ({
       name: cellAt(sheet, lineHeader, 2 + i),
       values: columnRange(sheet, 2 + i, first, last),
     }));

@@ -17,7 +17,7 @@ import type { ExportSummaries } from '../../domain/summary.js';
 import { ConfigError } from '../../errors.js';
 import { BUSINESS_DATE_RULE, writeAboutSheet, type WorkbookAbout } from './about-sheet.js';
 import { XlsxWorkbook, type WorkbookSetup } from './exceljs-adapter.js';
-import { writeOverviewSheet } from './overview-sheet.js';
+import { writeOverviewSheet, type OverviewGroups } from './overview-sheet.js';
 import { RejectedSpool } from './rejected-spool.js';
 import { SHIFT_STYLES, shiftRowValues, shiftStyleIds, type ShiftStyleIds } from './shift-rows-xml.js';
 import { writeSummarySheets } from './summary-sheets.js';
@@ -40,6 +40,8 @@ export interface ShiftsWorkbookOptions extends WorkbookSetup {
   readonly sheetRowLimit?: number;
   /** Where rejected rows wait until finish(); default os.tmpdir(). */
   readonly tempDir?: string;
+  /** What the Overview's bars compare: divisions (default), or regions in a division's workbook. */
+  readonly chartBy?: OverviewGroups;
 }
 
 export interface WorkbookWriterStats extends PacerStats {
@@ -187,6 +189,7 @@ export class ShiftsWorkbookWriter {
         counts: about.counts,
         changes: about.changes,
         matchRateThreshold: this.options.matchRateThreshold,
+        ...(this.options.chartBy === undefined ? {} : { chartBy: this.options.chartBy }),
       });
       this.workbook.listFirst(overview);
       await this.commitWorkbook(`Shifts ${about.period.from} to ${about.period.to}`);

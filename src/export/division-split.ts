@@ -1,0 +1,204 @@
+// An export split by division (ExportScope.split: 'division'), as one member of the fan-out: the
+// report is read once, and each batch's exported shifts are set aside by division (DivisionSpool).
+// When every batch is in, each division's files are written in turn under `divisions/<id>/` —
+// every requested format of that division alone, through the same outputs as a whole export
+// (shifts.*, the summaries, a workbook whose Overview charts the division's regions) — with the
+// division's own statistics and its own row-hashes.bin, compared with the previous export's file of
+// the same division. One division's writers are open at a time, so memory does not grow with the
+// number of divisions; its files are stored before the next division begins.
+
+import {
+  ChangeRecorder,
+  divisionFolder,
+  type PreviousExports,
+  type PreviousManifest,
+  type RecordedChanges,
+} from '../changes/change-recorder.js';
+import type { ExportPublication } from '../destinations/destination.js';
+import type { ExportFormat } from '../domain/export-format.js';
+import type { ShiftRecord } from '../domain/shift-record.js';
+import { ShiftAggregator } from '../pipeline/aggregate.js';
+import type { DivisionInfo } from '../pipeline/enrich.js';
+import type { GroupMemory } from '../pipeline/group-spill.js';
+import type { ManifestDivision, ManifestFile } from '../render/manifest.js';
+import { TempFolder } from '../temp-file.js';
+import { BatchFanOut } from './batch-fan-out.js';
+import { CsvTablesOutput, DIVISION_CSV_TABLES, SPLIT_EXPORT_CSV_TABLES } from './csv-tables-output.js';
+import { DivisionSpool, type SpooledDivision } from './division-spool.js';
+import type { ExportFile, ExportFiles } from './export-files.js';
+import { openTableOutputs } from './open-table-outputs.js';
+import type { ExportBatch, ExportEnding, OutputSetup, TableOutput } from './table-output.js';
+import { throwIfAborted } from './throw-if-aborted.js';
+
+export interface DivisionSplitOptions {
+  readonly formats: readonly ExportFormat[];
+  /** The export's outputs' setup; each division gets its own files and directory from it. */
+  readonly setup: Omit<OutputSetup, 'files'>;
+  readonly files: ExportFiles;
+  /** Where each division's row-hashes.bin is stored, and the previous export read. */
+  readonly publication: ExportPublication;
+  readonly previous: PreviousExports;
+  /** The export's previous manifest, as change tracking read it. */
+  readonly readPrevious: () => Promise<PreviousManifest>;
+  /** Where the spool's temp file goes; removed with the export's other temp files. */
+  readonly temp: TempFolder;
+  /** EXPORT_MEMORY_MB for each division's user and shop groups (their runs go to a temp folder of the division's). */
+  readonly groupMemory: GroupMemory | undefined;
+  /** Checked between divisions: a cancelled export stops before the next one. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** What the split adds to the manifest. */
+export interface SplitResult {
+  readonly divisions: readonly ManifestDivision[];
+  /** Each division's row-hashes.bin, with its division_id (absent when its fingerprints failed). */
+  readonly rowHashes: readonly ManifestFile[];
+}
+
+export class DivisionSplit implements TableOutput {
+  readonly #o: DivisionSplitOptions;
+  readonly #spool: DivisionSpool;
+  #result: SplitResult | undefined;
+
+  constructor(options: DivisionSplitOptions) {
+    this.#o = options;
+    this.#spool = new DivisionSpool(options.temp);
+  }
+
+  /**
+   * The outputs of an export split by division: rejected.csv at the top (a rejected row's division
+   * cannot be trusted), whatever the formats, and the divisions' files.
+   */
+  outputs(): TableOutput[] {
+    return [new CsvTablesOutput(this.#o.files, this.#o.setup.settings, SPLIT_EXPORT_CSV_TABLES), this];
+  }
+
+  /** The divisions and their row-hashes files, once finish() has written them. */
+  get result(): SplitResult {
+    if (this.#result === undefined) throw new Error('the divisions are not written yet');
+    return this.#result;
+  }
+
+  write(batch: ExportBatch): Promise<void> {
+    for (const record of batch.shifts) this.#spool.add(record);
+    return Promise.resolve();
+  }
+
+  async finish(ending: ExportEnding): Promise<void> {
+    const before = await this.#o.readPrevious();
+    const divisions: ManifestDivision[] = [];
+    const rowHashes: ManifestFile[] = [];
+    for (const spooled of this.#spool.divisions()) {
+      throwIfAborted(this.#o.signal);
+      const written = await this.#writeDivision(spooled, ending, divisionBefore(before, spooled.divisionId));
+      divisions.push(written.division);
+      if (written.rowHashes !== undefined) rowHashes.push(written.rowHashes);
+    }
+    this.#result = { divisions, rowHashes };
+  }
+
+  /** Nothing open between divisions; the spool's temp file goes with the export's temp folder. */
+  async abort(): Promise<void> {}
+
+  async #writeDivision(
+    spooled: SpooledDivision,
+    ending: ExportEnding,
+    before: PreviousManifest,
+  ): Promise<{ division: ManifestDivision; rowHashes: ManifestFile | undefined }> {
+    const { setup, formats, files, groupMemory } = this.#o;
+    // The division's spilled groups are removed once its files are written, not at the export's end.
+    const divisionTemp = new TempFolder(this.#o.temp.directory);
+    const memory = groupMemory && { budgetBytes: groupMemory.budgetBytes, temp: divisionTemp };
+    const id = spooled.divisionId;
+    const opened: ExportFile[] = [];
+    const divisionFiles = files.division(id, divisionFolder(id));
+    const info = setup.divisions.get(id);
+    // Its own directory: the summaries then list no other division, not even by name.
+    const directory = new Map<number, DivisionInfo>(info === undefined ? [] : [[id, info]]);
+    const divisionSetup: OutputSetup = {
+      ...setup,
+      files: { open: (...args) => pushed(opened, divisionFiles.open(...args)) },
+      divisions: directory,
+      divisionId: id,
+      // Rendered here: one division's workbook at a time, and no render threads per division.
+      settings: { ...setup.settings, threads: 1 },
+    };
+    const outputs = new BatchFanOut(await openTableOutputs(formats, divisionSetup, DIVISION_CSV_TABLES));
+    const changes = new ChangeRecorder({
+      logger: setup.log,
+      divisionId: id,
+      ...(setup.settings.tempDir === undefined ? {} : { tempDir: setup.settings.tempDir }),
+    });
+    try {
+      const aggregator = new ShiftAggregator(directory, memory);
+      let flagged = 0;
+      let name = info?.name ?? '';
+      for (const records of this.#spool.read(spooled)) {
+        for (const record of records) {
+          aggregator.add(record);
+          changes.record(record);
+          if (record.qualityFlags !== '') flagged++;
+        }
+        name = lastName(records) ?? name;
+        await outputs.write({ shifts: records, rowIndexes: [], rejected: [], parsed: undefined });
+      }
+      const summaries = aggregator.finish();
+      const { file, ...changed } = await changes.conclude(
+        this.#o.publication,
+        this.#o.previous,
+        setup.period,
+        {
+          before,
+        },
+      );
+      // The export's counts, but for the shifts and flags this division's files hold.
+      const counts = { ...ending.counts, exported: spooled.shifts, flagged };
+      await outputs.finish({ summaries, counts, changes: changed });
+      // Stored before the next division begins: an upload's buffers are not kept for all of them.
+      await Promise.all(opened.map((f) => f.done()));
+      return {
+        division: {
+          division_id: id,
+          division_name: name,
+          shifts: spooled.shifts,
+          changed: changedOf(changed),
+        },
+        rowHashes: file,
+      };
+    } catch (error) {
+      await outputs.abort(error);
+      throw error;
+    } finally {
+      await changes.dispose();
+      divisionTemp.dispose();
+    }
+  }
+}
+
+function pushed(list: ExportFile[], file: ExportFile): ExportFile {
+  list.push(file);
+  return file;
+}
+
+/** The division name of the last record: the one its summaries show. */
+function lastName(records: readonly ShiftRecord[]): string | undefined {
+  return records[records.length - 1]?.shift.division_name;
+}
+
+/**
+ * The previous manifest as a division compares with it: a previous split export that did not
+ * list the division had none of its rows (its rows are all new); otherwise as it is.
+ */
+function divisionBefore(before: PreviousManifest, divisionId: number): PreviousManifest {
+  if (before === undefined || !('export_id' in before)) return before;
+  const listed = before.divisions?.some((d) => d.division_id === divisionId);
+  return listed === false ? undefined : before;
+}
+
+/** changed for the manifest: true on a first export, null when not counted. */
+function changedOf(recorded: Omit<RecordedChanges, 'file'>): boolean | null {
+  const changes = recorded.changes;
+  if (changes === undefined) return true;
+  if (changes === null) return null;
+  return changes.added + changes.removed + changes.changed > 0;
+}

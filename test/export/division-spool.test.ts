@@ -1,0 +1,94 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatDateTime } from 'wfm-contract/civil-time';
+import type { ShiftRecord } from '../../src/domain/shift-record.js';
+import { DivisionSpool } from '../../src/export/division-spool.js';
+import { ShiftPipeline } from '../../src/pipeline/shift-pipeline.js';
+import { TempFolder } from '../../src/temp-file.js';
+import { shiftRow } from '../pipeline/support/shift-rows.js';
+
+const MAY = { from: '2024-05-01', to: '2024-05-31' };
+
+let dir: string;
+let temp: TempFolder;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'division-spool-'));
+  temp = new TempFolder(dir);
+});
+
+afterEach(() => {
+  temp.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Exported records of the given divisions, one per entry, with texts that test the round trip. */
+function records(rows: readonly { division: number; comment: string | null }[]): ShiftRecord[] {
+  const utc = Date.UTC(2024, 4, 10, 6) / 1000;
+  const pipeline = new ShiftPipeline({ period: MAY, divisions: new Map() });
+  return [
+    ...pipeline.processBatch(
+      rows.map((row, i) =>
+        shiftRow({
+          id: i + 1,
+          division_id: row.division,
+          comment: row.comment,
+          start_time: formatDateTime(utc, 'T'),
+          finish_time: formatDateTime(utc + 28_800, 'T'),
+          start_location_lat: 55.75 + i / 1e7,
+        }),
+      ),
+    ).shifts,
+  ];
+}
+
+function readAll(spool: DivisionSpool): Map<number, ShiftRecord[]> {
+  const out = new Map<number, ShiftRecord[]>();
+  for (const division of spool.divisions()) out.set(division.divisionId, [...spool.read(division)].flat());
+  return out;
+}
+
+describe('division spool', () => {
+  it('gives each division its records back equal and in order, whatever their texts (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            division: fc.integer({ min: 1, max: 5 }),
+            comment: fc.option(fc.string({ unit: 'binary', maxLength: 40 })),
+          }),
+          { maxLength: 60 },
+        ),
+        (rows) => {
+          const input = records(rows);
+          const spool = new DivisionSpool(temp);
+          for (const record of input) spool.add(record);
+          const back = readAll(spool);
+          const ids = [...new Set(input.map((r) => r.shift.division_id))].sort((a, b) => a - b);
+          expect([...back.keys()]).toEqual(ids);
+          for (const id of ids) {
+            const own = input.filter((r) => r.shift.division_id === id);
+            expect(back.get(id)).toEqual(own);
+            expect(spool.divisions().find((d) => d.divisionId === id)?.shifts).toBe(own.length);
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('appends full blocks as it goes and keeps one temp file for every division', () => {
+    const spool = new DivisionSpool(temp);
+    const comment = 'x'.repeat(2000);
+    const input = records(Array.from({ length: 300 }, (_, i) => ({ division: (i % 3) + 1, comment })));
+    for (const record of input) spool.add(record);
+    // ~2 KB a record, 100 per division: each division has filled blocks before it is read.
+    expect(spool.divisions().every((d) => d.blocks.length >= 2 && d.characters < 64 * 1024)).toBe(true);
+    expect(readdirSync(dir)).toHaveLength(1);
+    const back = readAll(spool);
+    expect(back.get(2)).toEqual(input.filter((r) => r.shift.division_id === 2));
+  });
+});
