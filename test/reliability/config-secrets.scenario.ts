@@ -26,6 +26,7 @@ function commandFor(name: EnvName, dest: string): string[] {
     return ['run', ...DAY, '--dest', dest, '--format', 'csv'];
   if (/^(REDIS|QUEUE|WORKER|JOB|SHUTDOWN|NIGHTLY|LOOKBACK)_/.test(name)) return ['worker'];
   if (/^(API|DASHBOARD)_/.test(name)) return ['api'];
+  if (name.startsWith('SMTP_')) return ['worker'];
   throw new Error(`${name}: no command is known to read it; add it here`);
 }
 
