@@ -225,6 +225,13 @@ export function useFileTempDir(): string {
 }
 
 /**
+ * What Node itself keeps in TMPDIR, not a test's leftovers: npm 11 on Node ≥ 22 turns on the module
+ * compile cache, `$TMPDIR/node-compile-cache`, in every `npm exec` a test starts. It is removed
+ * with the folder all the same.
+ */
+const NODE_OWN_CACHES: ReadonlySet<string> = new Set(['node-compile-cache']);
+
+/**
  * Throws when the file's TMPDIR is not empty, naming each entry (and where a test made it); removes
  * the folder either way and puts TMPDIR back, so a failing file leaves nothing behind either.
  */
@@ -234,7 +241,10 @@ export function checkTempDirEmpty(): void {
   fileTempDir = undefined;
   if (dir.previous === undefined) delete process.env['TMPDIR'];
   else process.env['TMPDIR'] = dir.previous;
-  const left = fs.readdirSync(dir.path).sort();
+  const left = fs
+    .readdirSync(dir.path)
+    .filter((name) => !NODE_OWN_CACHES.has(name))
+    .sort();
   fs.rmSync(dir.path, { recursive: true, force: true });
   const sites = new Map<string, string>();
   for (const [path, site] of [...tempSites]) {
