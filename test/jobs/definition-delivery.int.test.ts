@@ -5,9 +5,11 @@
 // `run --export`. Nothing tells the worker who gets mail but the file: each export job names its
 // definition, and the worker finds its deliver.email and deliver.webhook in the definitions in force.
 
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Job, Worker } from 'bullmq';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { definitionExports, requireDefinition } from '../../src/definitions/definition-exports.js';
 import { requireExportDefinitions } from '../../src/definitions/load-export-definitions.js';
@@ -25,6 +27,7 @@ import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.js';
 import { tempFolderForTest } from '../support/temp-folder.js';
+import { zipEntries } from '../support/workbook-xml.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 const DAY = '2024-03-30';
@@ -75,7 +78,7 @@ function definitionsFile(hook: string): string {
     '    formats: [csv, xlsx]',
     '    split: division',
     '    deliver:',
-    '      email: { to: division-managers }',
+    '      email: { to: division-managers, attach: [csv, xlsx] }',
   );
 }
 
@@ -101,11 +104,21 @@ async function open(file: string, env: Record<string, string> = {}): Promise<Har
 }
 
 /** Queues the export of DAY as `enqueue --export NAME` would (its formats, dest and name), and waits. */
-async function exportOf(h: Harness, name: string, rerun = false): Promise<ExportJobResult> {
+function exportOf(h: Harness, name: string, rerun = false): Promise<ExportJobResult> {
+  return exportPeriodOf(h, name, { from: DAY, to: DAY }, rerun);
+}
+
+/** Queues the export of `period` as `enqueue --export NAME` would, and waits. */
+async function exportPeriodOf(
+  h: Harness,
+  name: string,
+  period: { readonly from: string; readonly to: string },
+  rerun = false,
+): Promise<ExportJobResult> {
   const set = await requireExportDefinitions({ schedule: h.schedule, exportConfig: h.exportConfig });
-  const [planned] = definitionExports(requireDefinition(set, name), [{ from: DAY, to: DAY }]);
+  const [planned] = definitionExports(requireDefinition(set, name), [period]);
   if (planned === undefined) throw new Error('no export planned');
-  const data = exportJobData(DAY, DAY, planned.formats, planned.dest, planned.definition);
+  const data = exportJobData(period.from, period.to, planned.formats, planned.dest, planned.definition);
   const { jobId } = await enqueueExport(h.producer.queue, data, rerun ? { force: true } : {});
   const outcome = await waitForJob(h.producer.queue, await h.events(), jobId, () => undefined);
   if (outcome.state !== 'completed') throw new Error(`the export failed: ${outcome.reason}`);
@@ -312,5 +325,203 @@ describe('run --export', () => {
     expect(receiver.accepted().map((r) => r.json())).toEqual([
       expect.objectContaining({ event: 'export.published', definition: 'hq-daily', job_id: null }),
     ]);
+  });
+});
+
+/** The week `managers-weekly` exports when it runs on Monday 2024-04-01 (the sandbox ends on 03-31). */
+const WEEK = { from: '2024-03-25', to: '2024-03-31' } as const;
+
+interface SandboxManager {
+  readonly id: number;
+  readonly login: string;
+  readonly firstName: string;
+  readonly active: boolean;
+  readonly inviteAccepted: boolean;
+}
+
+/** The sandbox's divisions with their managers, as the upstream serves them (fields=dirs). */
+async function sandboxDivisions(): Promise<Map<number, readonly SandboxManager[]>> {
+  const response = await fetch(`${sandbox.url}/v1/orgstruct/divisions?fields=dirs`, {
+    headers: { authorization: `Bearer ${SANDBOX_READER_TOKEN}` },
+  });
+  expect(response.status).toBe(200);
+  const list = (await response.json()) as { id: number; dirs: SandboxManager[] }[];
+  return new Map(list.map((d) => [d.id, d.dirs]));
+}
+
+/** Requests the sandbox has answered on its wfm_timers report (GET /_sandbox/stats). */
+async function reportRequests(): Promise<number> {
+  const response = await fetch(`${sandbox.url}/_sandbox/stats`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { requests: { wfm_timers: number } }).requests.wfm_timers;
+}
+
+/** A manager who may get mail: active, invite accepted, a login that is an address. */
+const eligible = (m: SandboxManager): boolean =>
+  m.active && m.inviteAccepted && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(m.login);
+
+/** The shift ids, user logins and display names of a division's published shifts.csv. */
+function peopleOf(location: string, divisionId: number): Set<string> {
+  const rows = parseCsv(readFileSync(join(location, 'divisions', String(divisionId), 'shifts.csv')), {
+    bom: true,
+    columns: true,
+  }) as Record<string, string>[];
+  expect(rows.length).toBeGreaterThan(0);
+  const values = new Set<string>();
+  for (const row of rows)
+    for (const column of ['shift_id', 'user_login', 'user_display_name']) {
+      const value = row[column];
+      if (value !== undefined && value !== '') values.add(value);
+    }
+  return values;
+}
+
+const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** Every cell and text value of a workbook's XML parts (sheets, shared strings, charts). */
+function workbookValues(workbook: Buffer): string[] {
+  const values: string[] = [];
+  for (const [name, bytes] of zipEntries(workbook)) {
+    if (!name.endsWith('.xml')) continue;
+    for (const match of bytes.toString('utf8').matchAll(/<(?:\w+:)?(?:t|v)(?:\s[^>]*)?>([^<]*)</g))
+      values.push(
+        (match[1] ?? '').replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (entity: string, body: string) =>
+          body.startsWith('#x') || body.startsWith('#X')
+            ? String.fromCodePoint(parseInt(body.slice(2), 16))
+            : body.startsWith('#')
+              ? String.fromCodePoint(Number(body.slice(1)))
+              : (XML_ENTITIES[body] ?? entity),
+        ),
+      );
+  }
+  return values;
+}
+
+/** The header lines of a raw message, unfolded as they were sent (continuations kept apart). */
+function headerLines(raw: string): string[] {
+  const end = raw.indexOf('\r\n\r\n');
+  return (end < 0 ? raw : raw.slice(0, end)).split(/\r\n/);
+}
+
+describe('division managers', () => {
+  it("mails each eligible manager once with their division's files alone, skips the others with reasons, reads the report once", async () => {
+    const h = await open(writeFile(definitionsFile(`${receiver.origin}/hooks/hq-daily`)));
+    const notifyWorker = notifyWorkerOf(await h.startWorker());
+    const requestsBefore = await reportRequests();
+    const result = await exportPeriodOf(h, 'managers-weekly', WEEK);
+    // One split export, one read of the upstream's report, however many divisions it wrote.
+    expect((await reportRequests()) - requestsBefore).toBe(1);
+    const job = await mailJob(h, 'managers-weekly', result, notifyWorker);
+
+    const manifest = JSON.parse(readFileSync(join(result.location, 'manifest.json'), 'utf8')) as {
+      files: { path: string; sha256: string; division_id?: number }[];
+      divisions: { division_id: number }[];
+    };
+    const exported = manifest.divisions.map((d) => d.division_id);
+    expect(exported.length).toBeGreaterThan(1);
+    const upstream = await sandboxDivisions();
+
+    // Who should get what: each exported division's eligible managers; the others, with a reason.
+    const divisionOf = new Map<string, number>();
+    const expectedSkips: { division_id: number; manager_id: number | null; reason: string }[] = [];
+    for (const id of exported) {
+      // A division none of whose managers can get mail is named too (the sandbox has one).
+      if (!(upstream.get(id) ?? []).some(eligible))
+        expectedSkips.push({ division_id: id, manager_id: null, reason: 'no_recipient' });
+      for (const m of upstream.get(id) ?? []) {
+        if (eligible(m)) {
+          expect(divisionOf.get(m.login.toLowerCase()), `${m.login} manages two divisions`).toBeUndefined();
+          divisionOf.set(m.login.toLowerCase(), id);
+        } else {
+          const reason = !m.active
+            ? 'inactive'
+            : !m.inviteAccepted
+              ? 'invite_not_accepted'
+              : 'login_not_an_address';
+          expectedSkips.push({ division_id: id, manager_id: m.id, reason });
+        }
+      }
+    }
+    // The sandbox's roster puts each kind of manager who gets nothing in the exported week.
+    expect(new Set(expectedSkips.filter((s) => s.manager_id !== null).map((s) => s.reason))).toEqual(
+      new Set(['inactive', 'invite_not_accepted', 'login_not_an_address']),
+    );
+    const hostile = [...exported]
+      .flatMap((id) => upstream.get(id) ?? [])
+      .find((m) => /\r\n/.test(m.firstName));
+    expect(hostile, 'the manager whose first name carries CR/LF and a Bcc line').toBeDefined();
+    expect(eligible(hostile as SandboxManager)).toBe(true);
+
+    // The job's result and the log name every manager left out, with the reason.
+    const report = job.returnvalue as {
+      messages: { division_id: number | null; status: string }[];
+      skipped: { division_id: number | null; manager_id: number | null; reason: string }[];
+    };
+    const skipKey = (s: { division_id: number | null; manager_id: number | null; reason: string }) =>
+      `${s.division_id}/${s.manager_id}/${s.reason}`;
+    expect(report.skipped.map(skipKey).sort()).toEqual(expectedSkips.map(skipKey).sort());
+    const logged = h.logs.filter((l) => l.msg === 'no delivery e-mail for this recipient');
+    expect(logged.map((l) => skipKey(l as never)).sort()).toEqual(expectedSkips.map(skipKey).sort());
+
+    // Every eligible manager got exactly one mail, and each mail went to one division's managers.
+    const received = smtp.messages.flatMap((m) => m.envelopeTo.map((a) => a.toLowerCase()));
+    expect(received.sort()).toEqual([...divisionOf.keys()].sort());
+    const mailed = new Set(divisionOf.values());
+    expect(smtp.messages).toHaveLength(mailed.size);
+    expect(report.messages.map((m) => m.division_id).sort()).toEqual([...mailed].sort());
+    expect(received).not.toContain('intruder@evil.example');
+
+    const people = new Map(exported.map((id) => [id, peopleOf(result.location, id)]));
+    let hostileMailed = false;
+    for (const mail of smtp.messages) {
+      const ids = new Set(mail.envelopeTo.map((a) => divisionOf.get(a.toLowerCase())));
+      expect(ids.size).toBe(1);
+      const id = [...ids][0] as number;
+
+      // A CR/LF in a name never becomes a header line: no Bcc header, parsed or raw.
+      expect(mail.parsed.headers.has('bcc')).toBe(false);
+      expect(headerLines(mail.raw).filter((l) => /^\s*bcc/i.test(l))).toEqual([]);
+      expect(mail.raw).not.toMatch(/\r\n\s*Bcc:/i);
+      if (mail.envelopeTo.some((a) => a.toLowerCase() === hostile?.login.toLowerCase())) {
+        // The hostile manager still gets their mail, the name on one line with the Bcc text in it.
+        const to = mail.parsed.headers.get('to') as { text: string } | undefined;
+        expect(to?.text).toContain(`${hostile?.firstName.split('\r\n')[0]} Bcc: intruder@evil.example`);
+        hostileMailed = true;
+      }
+
+      // The attachments are this division's published files (csv and xlsx), byte for byte.
+      const own = new Set(manifest.files.filter((f) => f.division_id === id).map((f) => f.sha256));
+      expect(mail.parsed.attachments.length).toBeGreaterThanOrEqual(2);
+      expect(mail.parsed.attachments.map((a) => a.filename).some((n) => n?.endsWith('.xlsx'))).toBe(true);
+      expect(mail.parsed.attachments.map((a) => a.filename).some((n) => n?.endsWith('.csv'))).toBe(true);
+      for (const a of mail.parsed.attachments)
+        expect(own.has(createHash('sha256').update(a.content).digest('hex')), a.filename).toBe(true);
+
+      // And across every attachment, not one shift id, login or display name of another division.
+      const mine = people.get(id) ?? new Set<string>();
+      const foreign = new Set(
+        [...people].filter(([other]) => other !== id).flatMap(([, v]) => [...v].filter((x) => !mine.has(x))),
+      );
+      expect(foreign.size).toBeGreaterThan(0);
+      for (const a of mail.parsed.attachments) {
+        const values = a.filename?.endsWith('.xlsx')
+          ? workbookValues(a.content)
+          : (parseCsv(a.content, { bom: true }) as string[][]).flat();
+        expect(values.length).toBeGreaterThan(0);
+        // The reading sees the rows: a shifts file shows its own division's shift ids.
+        if (a.filename?.includes('shifts') === true) expect(values.some((v) => mine.has(v))).toBe(true);
+        expect(
+          values.filter((v) => foreign.has(v)),
+          a.filename,
+        ).toEqual([]);
+        // A foreign login is an address: it shows nowhere, not even inside a longer text.
+        const text = values.join('\n');
+        expect(
+          [...foreign].filter((v) => v.includes('@') && text.includes(v)),
+          a.filename,
+        ).toEqual([]);
+      }
+    }
+    expect(hostileMailed).toBe(true);
   });
 });

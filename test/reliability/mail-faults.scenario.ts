@@ -1,10 +1,13 @@
 // E-mail faults: the SMTP server is down when a published export's mail is due (the export stays
 // published, the mail is retried and arrives once the server is up), and the server refuses one
 // recipient with 550 (the others get the mail once; the refused address is recorded and not tried
-// again). A worker in this process, a real redis-server, the sandbox and a real SMTP server on
+// again), and a worker killed after it published and queued the mail, before sending it (a second
+// worker sends it: every mail arrives once). A worker in this process (a `shift-export worker` child
+// for the kill), a real redis-server, the sandbox and a real SMTP server on
 // 127.0.0.1; the job logs are kept for the secret sweep.
 
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Job, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, it } from 'vitest';
@@ -15,10 +18,11 @@ import { exportJobData } from '../../src/queue/export-job-data.js';
 import { readExportJobResult, type ExportJobResult } from '../../src/queue/export-job-result.js';
 import { waitForJob } from '../../src/queue/wait-for-job.js';
 import type { RunningSandbox } from 'wfm-sandbox';
-import { startHarness, type Harness } from '../queue/support/queue-harness.js';
+import { QUICK_TAKEOVER_ENV, startHarness, type Harness } from '../queue/support/queue-harness.js';
 import { freePort, startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startSmtpReceiver } from '../support/smtp-receiver.js';
 import { keepText, WFM_SECRET_TOKEN } from './support/evidence.js';
+import { openQueueWorld } from './support/queue-world.js';
 import { scenario } from './support/scenario.js';
 import { startScenarioSandbox, sourceShape } from './support/scenario-sandbox.js';
 
@@ -145,6 +149,89 @@ describe('e-mail faults', () => {
       } finally {
         await h.stop();
         await smtp.close();
+      }
+    });
+  });
+
+  it('a worker killed between publishing and sending', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mail-killed-')), 'exports.yaml');
+    writeFileSync(
+      file,
+      [
+        'exports:',
+        `  - name: ${DEFINITION}`,
+        '    period: yesterday',
+        '    formats: [csv]',
+        '    deliver:',
+        '      email: { to: [hq@example.com], attach: [csv] }',
+        '',
+      ].join('\n'),
+    );
+    await scenario(GROUP, 'a worker killed between publishing and sending', async () => {
+      // The SMTP server is down while the first worker runs, so its mail cannot go before the kill.
+      const port = await freePort();
+      const world = await openQueueWorld('mail-killed', redis.url, sandbox, {
+        EXPORTS_FILE: file,
+        SMTP_URL: `smtp://127.0.0.1:${port}`,
+        SMTP_FROM: 'reports@example.com',
+        NOTIFY_BACKOFF_MS: '200',
+        NOTIFY_ATTEMPTS: '30',
+        ...QUICK_TAKEOVER_ENV,
+      });
+      let smtp: Awaited<ReturnType<typeof startSmtpReceiver>> | undefined;
+      try {
+        const { queue } = world.harness.producer;
+        const events = await world.events();
+        const data = exportJobData(DAY, DAY, ['csv'], join(world.dest, DEFINITION), DEFINITION);
+        const { jobId } = await enqueueExport(queue, data);
+        const first = world.worker();
+        // Published: the export job is completed, and its e-mail job queued before that.
+        const published = await waitForJob(queue, events, jobId);
+        if (published.state !== 'completed') throw new Error(`the export failed: ${published.reason}`);
+        const deadline = Date.now() + 60_000;
+        while (!first.stderr().includes('"msg":"delivery e-mail queued"')) {
+          if (first.child.exitCode !== null) throw new Error(`worker exited: ${first.stderr().trim()}`);
+          if (Date.now() > deadline) throw new Error('the first worker queued no e-mail within 60 s');
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        first.child.kill('SIGKILL');
+        await first.exited;
+        if (first.stderr().includes('"msg":"delivery e-mail sent"'))
+          throw new Error('the first worker sent the mail with the SMTP server down');
+        smtp = await startSmtpReceiver(port);
+        const second = world.worker();
+        const notifications = openNotificationQueue(world.harness.producer.connection, {
+          prefix: world.harness.prefix,
+          attempts: 1,
+          backoffMs: 0,
+        });
+        try {
+          // Every e-mail job queued for the period has ended (sent, or found already sent).
+          const until = Date.now() + 60_000;
+          for (;;) {
+            const open = await notifications.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+            const ended = await notifications.getJobCounts('completed', 'failed');
+            if (Object.values(open).every((n) => n === 0) && (ended['completed'] ?? 0) > 0) break;
+            if (second.child.exitCode !== null) throw new Error(`worker exited: ${second.stderr().trim()}`);
+            if (Date.now() > until) throw new Error(`e-mail jobs still open: ${JSON.stringify(open)}`);
+            await new Promise((r) => setTimeout(r, 50));
+          }
+          const failed = await notifications.getJobCounts('failed');
+          if ((failed['failed'] ?? 0) !== 0) throw new Error(`${failed['failed']} e-mail jobs failed`);
+        } finally {
+          await notifications.close();
+        }
+        const to = smtp.messages.flatMap((m) => m.envelopeTo);
+        if (to.join(',') !== 'hq@example.com')
+          throw new Error(
+            `${smtp.messages.length} mails arrived (to ${to.join(',')}), not 1 to hq@example.com`,
+          );
+        return {
+          outcome: 'killed after publishing, its mail queued and not sent; the second worker sent it, once',
+        };
+      } finally {
+        await world.finish();
+        await smtp?.close();
       }
     });
   });
