@@ -135,7 +135,7 @@ beforeAll(async () => {
   const { result } = await runConfiguredExport(env, PERIOD, ['xlsx']);
   exported = result.manifest.counts.exported;
   pdf = await libreOfficePdf(join(result.location, 'shifts.xlsx'), join(dest, 'pdf'));
-}, 600_000);
+}, 900_000);
 
 afterAll(async () => {
   await sandbox?.close();

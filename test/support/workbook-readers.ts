@@ -143,7 +143,8 @@ export async function libreOfficePdf(path: string, dir: string): Promise<string>
     await run(
       SOFFICE,
       [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'pdf', '--outdir', dir, path],
-      { timeout: 300_000, env: sofficeEnv(profile) },
+      // ~60 s for the demo-sized workbook on two idle cores; a loaded machine took over 300 s.
+      { timeout: 540_000, env: sofficeEnv(profile) },
     );
   } finally {
     rmSync(profile, { recursive: true, force: true });
