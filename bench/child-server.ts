@@ -2,10 +2,21 @@
 // stopped with SIGTERM; ready once it prints "<what> listening on <url>".
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The CLI the bench runs (from dist/bench/). */
 export const BIN = fileURLToPath(new URL('../../bin/shift-export.js', import.meta.url));
+/** The V8 flags of the bin's shebang (`#!/usr/bin/env -S node --flag`): how the product starts. */
+export function shebangFlags(): string[] {
+  const first = readFileSync(BIN, 'utf8').split('\n', 1)[0] ?? '';
+  return first
+    .replace(/^#!.*?\bnode\b/, '')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+}
+
 /** The last day of the sandbox's report: every bench asks for the same fixed span. */
 export const SANDBOX_END_DATE = '2024-03-31';
 

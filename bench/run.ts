@@ -15,6 +15,12 @@
 //   --lines K,K,..    only these lines, by kind (ceiling, ingest, stages, duckdb, csv, xlsx,
 //                     csv,xlsx is written csv+xlsx here, csv+xlsx@1 (at EXPORT_THREADS=1),
 //                     parquet, csv+parquet, xlsx-render, cardinality)
+//   --soak            the soak line: one `shift-export worker` over a redis-server runs exports back
+//                     to back (csv,xlsx unless --formats); its RSS after export 30 and after the last
+//                     (every 30 between), their ratio, and each export's duration with its trend
+//                     (bench/soak.ts); printed, not recorded
+//   --soak-exports N  exports in the soak (default 300)
+//   --soak-rows N     report rows of each soak export (default 10,000)
 //   --no-record       print only: no bench/results/*.json, no history row in docs/performance.md (CI smoke)
 //
 // The sandbox runs in a child process; each measured run in another (measure.ts), so its CPU time
@@ -23,12 +29,13 @@
 
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, freemem, tmpdir, totalmem } from 'node:os';
+import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { formatDay, parseDay } from 'wfm-contract/civil-time';
 import type { Period } from '../src/domain/period.js';
+import { requestedFormats } from '../src/queue/export-request.js';
 import {
   clientLines,
   e2eLine,
@@ -56,6 +63,8 @@ import {
 } from './report.js';
 import { downloadReport, type ReportFile } from './report-file.js';
 import { recordResults } from './results.js';
+import { runSoak } from './soak.js';
+import { formatSoak, summariseSoak } from './soak-summary.js';
 
 const MEASURE = fileURLToPath(new URL('./measure.js', import.meta.url));
 const S3_SERVER = fileURLToPath(new URL('./s3-server.js', import.meta.url));
@@ -66,7 +75,7 @@ const SCALE_ROWS = [100_000, 300_000, 1_000_000, 3_000_000];
 const USAGE =
   'usage: npm run bench -- [--rows N] [--runs N] [--formats csv|xlsx|csv,xlsx] [--dest local|s3]\n' +
   '                        [--lines K,K..] [--scale [--sizes A,B..]] [--cardinality] [--threads N]\n' +
-  '                        [--client] [--split] [--no-record]\n' +
+  '                        [--client] [--split] [--no-record] [--soak [--soak-exports N] [--soak-rows N]]\n' +
   '(each flag is described at the top of bench/run.ts and in docs/performance.md)';
 
 /** A bad flag stops the bench with one line that names it. */
@@ -98,6 +107,9 @@ function parse() {
       cardinality: { type: 'boolean', default: false },
       threads: { type: 'string', default: '2' },
       lines: { type: 'string' },
+      soak: { type: 'boolean', default: false },
+      'soak-exports': { type: 'string', default: '300' },
+      'soak-rows': { type: 'string', default: '10000' },
       'no-record': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -258,7 +270,35 @@ function machine(): Record<string, unknown> {
 const startedAt = new Date();
 const facts = machine();
 process.stderr.write(`bench: ${JSON.stringify(facts)}\n`);
-if (values.scale) {
+if (values.soak) {
+  const exports = wholeNumber(values['soak-exports'], '--soak-exports');
+  const soakRows = wholeNumber(values['soak-rows'], '--soak-rows');
+  const formats = orUsageError(() => requestedFormats(values.formats ?? 'csv,xlsx', '--formats'));
+  process.stderr.write(
+    `bench: soak, ${exports} exports of ${soakRows} rows (${formats.join(',')}), load average ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}\n`,
+  );
+  const samples = await runSoak({
+    exports,
+    rows: soakRows,
+    days: DAYS,
+    period,
+    formats,
+    onSample: (s) => {
+      if (s.index % 10 === 0 || s.index === exports)
+        process.stderr.write(
+          `  export ${s.index}/${exports}: ${(s.durationMs / 1000).toFixed(2)} s, RSS ${s.rssMb.toFixed(1)} MB, load ${loadavg()[0]?.toFixed(2)}\n`,
+        );
+    },
+  });
+  process.stdout.write(`${formatSoak(summariseSoak(samples))}\n`);
+  process.stdout.write(
+    `load average at the end: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}\n`,
+  );
+} else if (values.scale) {
   const scale: ScaleSummary[] = [];
   const line = orUsageError(() =>
     values.cardinality ? linesByKind(['cardinality'])[0] : e2eLine(values.formats),

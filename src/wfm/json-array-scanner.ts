@@ -10,9 +10,10 @@
 //
 // Two ways to find a cut, because scanning bytes in JavaScript costs about as much as JSON.parse:
 // - fast: once about `batchBytes` are waiting, guess that the last `}` of the newest chunk ends a
-//   row and parse `[` + bytes up to it + `]`. If the guess was wrong (the `}` closes a nested
-//   object or sits in a string), that text is not valid JSON — the same bytes tokenize the same
-//   way, so the parse ends inside an open string or container — and nothing is lost but the
+//   row and parse `[` + bytes up to it + `]`; in a chunk longer than `maxBatchBytes`, the last `}`
+//   within that many bytes, and so on through the chunk. If the guess was wrong (the `}` closes a
+//   nested object or sits in a string), that text is not valid JSON — the same bytes tokenize the
+//   same way, so the parse ends inside an open string or container — and nothing is lost but the
 //   attempt. Rows of the report are flat objects, so the guess nearly always holds.
 // - scan: a byte scanner that tracks strings (with `\` escapes; string bodies are skipped with
 //   indexOf), nesting depth and commas at depth 1, used after a failed guess (and for a while
@@ -34,22 +35,7 @@
 import { isJsonWhitespace } from '../domain/json-text.js';
 import { concatRawRows, withRowTexts, type RawRows } from '../domain/raw-rows.js';
 import { arrayElementTexts } from './array-element-texts.js';
-
-export type JsonArrayScanErrorKind =
-  'not-an-array' | 'truncated' | 'trailing-data' | 'malformed' | 'row-too-large' | 'body-too-large';
-
-/** The body is not one well-formed JSON array within the limits. `offset` is a byte offset. */
-export class JsonArrayScanError extends Error {
-  readonly kind: JsonArrayScanErrorKind;
-  readonly offset: number;
-
-  constructor(kind: JsonArrayScanErrorKind, offset: number, message: string, cause?: unknown) {
-    super(message, cause === undefined ? undefined : { cause });
-    this.name = 'JsonArrayScanError';
-    this.kind = kind;
-    this.offset = offset;
-  }
-}
+import { JsonArrayScanError } from './json-array-scan-error.js';
 
 export interface JsonArrayScannerOptions {
   /** Largest body accepted, in bytes. */
@@ -58,6 +44,8 @@ export interface JsonArrayScannerOptions {
   readonly maxRowBytes: number;
   /** Complete elements are parsed once about this many bytes of them are waiting (default 64 KiB). */
   readonly batchBytes?: number;
+  /** A batch covers about this many bytes at most (default 256 KiB, never less than batchBytes). */
+  readonly maxBatchBytes?: number;
 }
 
 /**
@@ -65,6 +53,12 @@ export interface JsonArrayScannerOptions {
  * generation, which is what grows the heap (sizes compared in docs/performance.md).
  */
 export const DEFAULT_BATCH_BYTES = 64 * 1024;
+
+/**
+ * Batches follow the rows, not the chunks (a megabyte and more, uncompressed from a fast upstream):
+ * a render thread holds, parses and renders a batch at once (docs/performance.md).
+ */
+export const DEFAULT_MAX_BATCH_BYTES = 256 * 1024;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -77,6 +71,9 @@ const CLOSE_BRACE = 0x7d;
 const BEFORE_ARRAY = 0;
 const IN_ARRAY = 1;
 const AFTER_ARRAY = 2;
+
+/** #scanPart stopped after a comma: a batch is full. */
+const BATCH_FULL = -2;
 
 /** After a wrong guess, this many chunks at most are scanned before guessing again. */
 const MAX_FAST_PAUSE = 64;
@@ -93,6 +90,7 @@ export class JsonArrayScanner {
   readonly #maxBodyBytes: number;
   readonly #maxRowBytes: number;
   readonly #batchBytes: number;
+  readonly #maxBatchBytes: number;
   #text: Buffer = Buffer.alloc(0);
 
   #phase = BEFORE_ARRAY;
@@ -127,6 +125,7 @@ export class JsonArrayScanner {
     this.#maxBodyBytes = options.maxBodyBytes;
     this.#maxRowBytes = options.maxRowBytes;
     this.#batchBytes = Math.max(1, options.batchBytes ?? DEFAULT_BATCH_BYTES);
+    this.#maxBatchBytes = Math.max(this.#batchBytes, options.maxBatchBytes ?? DEFAULT_MAX_BATCH_BYTES);
   }
 
   /** Bytes pushed so far. */
@@ -146,10 +145,19 @@ export class JsonArrayScanner {
 
   /** Feeds the next chunk; returns the elements completed by it (often none: a shared empty array). */
   push(chunk: Uint8Array): RawRows {
+    return [...this.pushBatches(chunk)].reduce(concatRawRows, NO_ROWS);
+  }
+
+  /**
+   * Feeds the next chunk; returns the batches of elements completed by it, in order (often none),
+   * each of about maxBatchBytes at most. The batches a guess cuts are parsed one by one as they are
+   * taken, so that only one is held at a time: take them all before the next push.
+   */
+  pushBatches(chunk: Uint8Array): Iterable<RawRows> {
     if (this.#ended) throw new Error('JsonArrayScanner.push after end()');
     const base = this.#bytes;
     const n = chunk.length;
-    if (n === 0) return NO_ROWS;
+    if (n === 0) return [];
     if (base + n > this.#maxBodyBytes) {
       throw new JsonArrayScanError(
         'body-too-large',
@@ -162,7 +170,7 @@ export class JsonArrayScanner {
     let i = 0;
     if (this.#phase === BEFORE_ARRAY) {
       i = skipWhitespace(chunk, 0);
-      if (i === n) return NO_ROWS;
+      if (i === n) return [];
       if (chunk[i] !== OPEN_BRACKET) {
         throw new JsonArrayScanError(
           'not-an-array',
@@ -176,42 +184,57 @@ export class JsonArrayScanner {
     }
     if (this.#phase === AFTER_ARRAY) {
       this.#checkTrailing(chunk, i, base);
-      return NO_ROWS;
+      return [];
     }
     if (this.#needComma) {
       i = skipWhitespace(chunk, i);
-      if (i === n) return NO_ROWS;
+      if (i === n) return [];
       this.#needComma = false;
       const b = chunk[i]!;
       if (b === CLOSE_BRACKET) {
         this.#phase = AFTER_ARRAY;
         this.#checkTrailing(chunk, i + 1, base);
-        return NO_ROWS;
+        return [];
       }
       if (b !== COMMA)
         throw new JsonArrayScanError('malformed', base + i, `expected "," or "]" at byte ${base + i}`);
       i++;
       this.#startBatchAt(base + i);
     }
-    if (i === n) return NO_ROWS;
+    if (i === n) return [];
     this.#pending.push(i === 0 ? chunk : chunk.subarray(i));
     this.#pendingEnd = base + n;
 
-    if (this.#fastPause > 0) this.#fastPause--;
-    else {
-      const waiting = this.#pendingEnd - this.#pendingStart;
-      if (waiting < this.#batchBytes && waiting <= this.#maxRowBytes) return NO_ROWS;
-      const rows = this.#tryFast(chunk, i, base);
-      if (rows !== undefined) return rows;
+    if (this.#fastPause > 0) {
+      this.#fastPause--;
+      return this.#scanAndFlush();
     }
-    return this.#scanAndFlush();
+    return this.#guessThrough(chunk, i, base);
+  }
+
+  /**
+   * Guess after guess through the chunk (its bytes from `i` on), each batch ending at most about
+   * maxBatchBytes on; after a wrong guess, the byte scan.
+   */
+  *#guessThrough(chunk: Uint8Array, i: number, base: number): Generator<RawRows, void, undefined> {
+    while (this.#phase === IN_ARRAY && !this.#needComma) {
+      const waiting = this.#pendingEnd - this.#pendingStart;
+      if (waiting < this.#batchBytes && waiting <= this.#maxRowBytes) return;
+      const rows = this.#tryFast(chunk, Math.max(i, this.#pendingStart - base), base);
+      if (rows === undefined) {
+        yield* this.#scanAndFlush();
+        return;
+      }
+      yield* rows;
+    }
   }
 
   /** Declares the body finished; returns the last elements, or throws when the array is not closed. */
   end(): RawRows {
     this.#ended = true;
     let rows = NO_ROWS;
-    if (this.#phase === IN_ARRAY && !this.#needComma) rows = this.#scanAndFlush();
+    if (this.#phase === IN_ARRAY && !this.#needComma)
+      rows = this.#scanAndFlush().reduce(concatRawRows, NO_ROWS);
     if (this.#phase !== AFTER_ARRAY) {
       const what =
         this.#phase === BEFORE_ARRAY ? 'the body is empty' : 'the body ends before the closing "]"';
@@ -234,9 +257,14 @@ export class JsonArrayScanner {
     this.#lastComma = -1;
   }
 
-  /** The guess: the last `}` of this chunk ends a row. Undefined when it does not. */
-  #tryFast(chunk: Uint8Array, from: number, base: number): RawRows | undefined {
-    const brace = chunk.lastIndexOf(CLOSE_BRACE);
+  /**
+   * The guess: the last `}` of this chunk (from `from` on) within maxBatchBytes of the batch's
+   * start ends a row — or, when there is none, the chunk's last `}`. Undefined when it does not.
+   */
+  #tryFast(chunk: Uint8Array, from: number, base: number): RawRows[] | undefined {
+    const bound = this.#pendingStart + this.#maxBatchBytes - base;
+    let brace = bound > from && bound < chunk.length ? chunk.lastIndexOf(CLOSE_BRACE, bound - 1) : -1;
+    if (brace < from) brace = chunk.lastIndexOf(CLOSE_BRACE);
     if (brace < from) return undefined;
     const cut = base + brace + 1;
     // Rows inside a guessed batch are not measured: only guess when the batch itself fits a row.
@@ -268,38 +296,52 @@ export class JsonArrayScanner {
     } else {
       throw new JsonArrayScanError('malformed', base + i, `expected "," or "]" at byte ${base + i}`);
     }
-    if (this.#pendingEnd - this.#pendingStart > this.#maxRowBytes) {
-      const more = this.#scanAndFlush();
-      return concatRawRows(rows, more);
-    }
-    return rows;
+    if (this.#pendingEnd - this.#pendingStart > this.#maxRowBytes) return [rows, ...this.#scanAndFlush()];
+    return [rows];
   }
 
   /**
    * Scans the pending bytes not scanned yet; parses everything up to the closing `]` when it is
-   * there, else up to the last depth-1 comma once a batch is due; checks element sizes.
+   * there, else up to the last depth-1 comma once a batch is due — and on the way, a batch at
+   * each depth-1 comma past maxBatchBytes, so that batches stay bounded here too; checks element
+   * sizes. Empty batches are left out.
    */
-  #scanAndFlush(): RawRows {
-    let partStart = this.#pendingStart;
-    for (const part of this.#pending) {
-      const partEnd = partStart + part.length;
-      if (partEnd > this.#scannedTo) {
-        const close = this.#scanPart(part, Math.max(0, this.#scannedTo - partStart), partStart);
-        if (close >= 0) return this.#close(close);
-        this.#scannedTo = partEnd;
+  #scanAndFlush(): RawRows[] {
+    const batches: RawRows[] = [];
+    for (let full = true; full;) {
+      full = false;
+      let partStart = this.#pendingStart;
+      for (const part of this.#pending) {
+        const partEnd = partStart + part.length;
+        if (partEnd > this.#scannedTo) {
+          const close = this.#scanPart(part, Math.max(0, this.#scannedTo - partStart), partStart);
+          if (close >= 0) {
+            const rows = this.#close(close);
+            if (rows.length > 0) batches.push(rows);
+            return batches;
+          }
+          if (close === BATCH_FULL) {
+            full = true;
+            break;
+          }
+          this.#scannedTo = partEnd;
+        }
+        partStart = partEnd;
       }
-      partStart = partEnd;
+      if (full) batches.push(this.#flushThroughLastComma());
     }
     if (this.#pendingEnd - this.#elementStart > this.#maxRowBytes)
       throw this.#rowTooLarge(this.#elementStart);
     if (this.#lastComma >= 0 && this.#lastComma - this.#pendingStart >= this.#batchBytes)
-      return this.#flushThroughLastComma();
-    return NO_ROWS;
+      batches.push(this.#flushThroughLastComma());
+    return batches;
   }
 
   /**
    * The byte scanner over part[from..]: updates the state; returns the offset of a closing `]` at
-   * depth 1, or -1. Throws on an empty element or an element longer than maxRowBytes.
+   * depth 1, BATCH_FULL after a depth-1 comma past maxBatchBytes (#scannedTo then says where it
+   * stopped), or -1 at the end of the part. Throws on an empty element or an element longer than
+   * maxRowBytes.
    */
   #scanPart(part: Uint8Array, from: number, partBase: number): number {
     let depth = this.#depth;
@@ -341,6 +383,11 @@ export class JsonArrayScanner {
         this.#elementStart = at + 1;
         this.#lastComma = at;
         sawValue = false;
+        if (at - this.#pendingStart >= this.#maxBatchBytes) {
+          this.#scannedTo = at + 1;
+          close = BATCH_FULL;
+          break;
+        }
       } else if (b === CLOSE_BRACKET) {
         close = partBase + i;
         break;
@@ -414,7 +461,7 @@ export class JsonArrayScanner {
     const length = end - this.#pendingStart;
     // One buffer for every batch: the text is decoded out of it at once, and a fresh one per batch
     // would be ~1 GB of short-lived memory outside the heap at 1M rows, which the collector frees late.
-    // (Not doubled: a batch is usually batchBytes, now and then a whole large chunk.)
+    // (Not doubled: a batch is batchBytes to maxBatchBytes, now and then a whole large chunk.)
     if (this.#text.length < length + 2) this.#text = Buffer.allocUnsafe(length + 2);
     const text = this.#text;
     text[0] = OPEN_BRACKET;

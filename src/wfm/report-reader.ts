@@ -40,7 +40,8 @@ import type { UtcWindow } from '../domain/period.js';
 import type { RawRows } from '../domain/raw-rows.js';
 import { BodyBytes } from './body-bytes.js';
 import { expectedRows, parseContentRange } from './content-range.js';
-import { JsonArrayScanError, JsonArrayScanner } from './json-array-scanner.js';
+import { JsonArrayScanError } from './json-array-scan-error.js';
+import { JsonArrayScanner } from './json-array-scanner.js';
 import { RetryBudget, type OnRetry, type RetryClock } from './retry.js';
 import {
   WfmBodyInvalidError,
@@ -247,26 +248,33 @@ async function* readAnswer(
           options.signal,
         );
       }
-      let rows: RawRows;
+      let batches: Iterator<RawRows>;
       if (chunk === undefined) {
         done = true;
-        rows = scan(() => scanner.end(), context, deps, body);
+        batches = [scan(() => scanner.end(), context, deps, body)][Symbol.iterator]();
       } else {
         const bytes = chunk;
         options.onBytes?.(bytes.length);
-        rows = scan(() => scanner.push(bytes), context, deps, body);
+        batches = scan(() => scanner.pushBatches(bytes)[Symbol.iterator](), context, deps, body);
       }
-      if (rows.length === 0) continue;
-      received += rows.length;
-      const batch = keeper.accept(rows);
-      // Adjacent copies of one id do not count: an upstream may send a row twice within its limit.
-      if (cursor.limit !== undefined && received - keeper.repeats > cursor.limit) {
-        throw new WfmPagingUnsupportedError(
-          `more than limit=${cursor.limit} rows in one answer (limit ignored)`,
-          context,
-        );
+      // Each batch is parsed as it is taken, once the one before has been handed out.
+      const take = (): RawRows | undefined => {
+        const next = scan(() => batches.next(), context, deps, body);
+        return next.done === true ? undefined : next.value;
+      };
+      for (let rows = take(); rows !== undefined; rows = take()) {
+        if (rows.length === 0) continue;
+        received += rows.length;
+        const batch = keeper.accept(rows);
+        // Adjacent copies of one id do not count: an upstream may send a row twice within its limit.
+        if (cursor.limit !== undefined && received - keeper.repeats > cursor.limit) {
+          throw new WfmPagingUnsupportedError(
+            `more than limit=${cursor.limit} rows in one answer (limit ignored)`,
+            context,
+          );
+        }
+        if (batch.length > 0) yield* handOut(batch, counters, position, budget, options);
       }
-      if (batch.length > 0) yield* handOut(batch, counters, position, budget, options);
     }
     const expected = expectedRows(range, cursor.offset ?? 0, cursor.limit);
     // Fewer rows than announced is a cut; more is not (a row sent twice is dedup's business).
@@ -299,12 +307,7 @@ async function* handOut(
  * body (JSON.parse does), so it is scrubbed of the token, made one safe line (excerptOf) and not
  * kept as a cause.
  */
-function scan(
-  step: () => RawRows,
-  context: WfmErrorContext,
-  deps: ReportReaderDeps,
-  body: ResponseBody,
-): RawRows {
+function scan<T>(step: () => T, context: WfmErrorContext, deps: ReportReaderDeps, body: ResponseBody): T {
   try {
     return step();
   } catch (error) {

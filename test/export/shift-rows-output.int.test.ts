@@ -2,8 +2,9 @@
 // generated reports — rejected rows, duplicates, rows outside the period, texts that
 // need quoting or escaping, a row whose bytes are not UTF-8, location columns empty for a while
 // and then not (a workbook style registered late) — are parsed by the real scanner in batches of
-// random sizes, run through the pipeline, and written by ShiftRowsOutput with 0 to 3 render
-// threads and Shifts sheets of random length (rolling over within and between batches).
+// random sizes (down to one row; a report in one chunk cut into bounded batches), run through the
+// pipeline, and written by ShiftRowsOutput with 0 to 3 render threads (EXPORT_THREADS 1 to 4) and
+// Shifts sheets of random length (rolling over within and between batches).
 // shifts.csv and the whole workbook must be equal, byte for byte, to the single-threaded ones.
 
 import { Writable } from 'node:stream';
@@ -64,13 +65,26 @@ interface Written {
   readonly xlsx: Buffer;
 }
 
+interface Batching {
+  /** The scanner's batchBytes and maxBatchBytes. */
+  readonly batchBytes: number;
+  readonly maxBatchBytes: number;
+  /** Bytes of the chunks the body is fed in. */
+  readonly chunkBytes: number;
+}
+
 async function write(
   body: Buffer,
-  batchBytes: number,
+  { batchBytes, maxBatchBytes, chunkBytes }: Batching,
   threads: number,
   sheetRowLimit: number,
 ): Promise<Written> {
-  const scanner = new JsonArrayScanner({ maxBodyBytes: 1 << 30, maxRowBytes: 1 << 20, batchBytes });
+  const scanner = new JsonArrayScanner({
+    maxBodyBytes: 1 << 30,
+    maxRowBytes: 1 << 20,
+    batchBytes,
+    maxBatchBytes,
+  });
   const pipeline = new ShiftPipeline({ period: MAY, divisions: DIVISIONS });
   const csvOut = new Collected();
   const xlsxOut = new Collected();
@@ -83,12 +97,12 @@ async function write(
   });
   const pool = poolOf(threads);
   const output = new ShiftRowsOutput({ csv, workbook, pool });
-  const take = async (batch: ReturnType<JsonArrayScanner['push']>): Promise<void> => {
+  const take = async (batch: ReturnType<JsonArrayScanner['end']>): Promise<void> => {
     const parsed = pool === undefined ? undefined : batch.texts?.parsedBatch?.();
     await output.write({ ...pipeline.processBatch(batch), parsed });
   };
-  // Chunks of a few hundred bytes, so batches end wherever batchBytes puts them.
-  for (let at = 0; at < body.length; at += 377) await take(scanner.push(body.subarray(at, at + 377)));
+  for (let at = 0; at < body.length; at += chunkBytes)
+    for (const batch of scanner.pushBatches(body.subarray(at, at + chunkBytes))) await take(batch);
   await take(scanner.end());
   await output.finish();
   await csv.end();
@@ -160,13 +174,19 @@ describe('shifts rendered on render threads', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(generatedRow, { minLength: 1, maxLength: 160 }),
-        fc.integer({ min: 200, max: 6000 }),
+        fc.record({
+          // From one row a batch (1 byte) to several.
+          batchBytes: fc.oneof(fc.constant(1), fc.integer({ min: 200, max: 6000 })),
+          maxBatchBytes: fc.integer({ min: 1, max: 20_000 }),
+          // Chunks of a few hundred bytes, or the whole report at once (cut by maxBatchBytes).
+          chunkBytes: fc.constantFrom(377, 4096, 1 << 20),
+        }),
         fc.integer({ min: 1, max: 3 }),
         fc.integer({ min: 3, max: 200 }),
-        async (rows, batchBytes, threads, sheetRowLimit) => {
+        async (rows, batching, threads, sheetRowLimit) => {
           const report = body(rows.map(rowText));
-          const alone = await write(report, batchBytes, 0, sheetRowLimit);
-          const together = await write(report, batchBytes, threads, sheetRowLimit);
+          const alone = await write(report, batching, 0, sheetRowLimit);
+          const together = await write(report, batching, threads, sheetRowLimit);
           expect(together.csv.equals(alone.csv)).toBe(true);
           expect(together.xlsx.equals(alone.xlsx)).toBe(true);
         },

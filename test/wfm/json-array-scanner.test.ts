@@ -2,11 +2,8 @@ import { isUtf8 } from 'node:buffer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RawRows } from '../../src/domain/raw-rows.js';
-import {
-  JsonArrayScanError,
-  JsonArrayScanner,
-  type JsonArrayScannerOptions,
-} from '../../src/wfm/json-array-scanner.js';
+import { JsonArrayScanError } from '../../src/wfm/json-array-scan-error.js';
+import { JsonArrayScanner, type JsonArrayScannerOptions } from '../../src/wfm/json-array-scanner.js';
 
 const LARGE = { maxBodyBytes: Number.MAX_SAFE_INTEGER, maxRowBytes: Number.MAX_SAFE_INTEGER };
 
@@ -22,7 +19,7 @@ function scanAll(
     let from = 0;
     for (const cut of [...cuts, bytes.length]) {
       if (cut < from) continue;
-      for (const row of scanner.push(bytes.subarray(from, cut))) rows.push(row);
+      for (const batch of scanner.pushBatches(bytes.subarray(from, cut))) rows.push(...batch);
       from = cut;
     }
     for (const row of scanner.end()) rows.push(row);
@@ -116,19 +113,64 @@ const cutsFor = (length: number) =>
     .uniqueArray(fc.integer({ min: 0, max: length }), { maxLength: 12 })
     .map((c) => [...c].sort((a, b) => a - b));
 const batchBytes = fc.oneof(fc.integer({ min: 1, max: 64 }), fc.constant(512 * 1024));
+const maxBatchBytes = fc.option(fc.integer({ min: 1, max: 96 }), { nil: undefined });
 
 describe('JsonArrayScanner', () => {
   it('returns the same rows as JSON.parse for any body split at any byte boundaries', () => {
     fc.assert(
       fc.property(
-        body.chain((b) => fc.tuple(fc.constant(b), cutsFor(b.length), batchBytes)),
-        ([bytes, cuts, batch]) => {
-          const result = scanAll(bytes, cuts, { ...LARGE, batchBytes: batch });
+        body.chain((b) => fc.tuple(fc.constant(b), cutsFor(b.length), batchBytes, maxBatchBytes)),
+        ([bytes, cuts, batch, maxBatch]) => {
+          const options = {
+            ...LARGE,
+            batchBytes: batch,
+            ...(maxBatch === undefined ? {} : { maxBatchBytes: maxBatch }),
+          };
+          const result = scanAll(bytes, cuts, options);
           expect(result).toEqual(reference(bytes));
         },
       ),
       { numRuns: 400 },
     );
+  });
+
+  it('cuts a chunk larger than maxBatchBytes into batches of whole rows of about that size', () => {
+    // Flat rows, as the report's are (a `}` inside a string sends the scanner to its byte scan).
+    const rows = Array.from({ length: 500 }, (_, id) => ({ id, comment: `row ${id}, "quoted" [1, 2]` }));
+    const text = JSON.stringify(rows);
+    const scanner = new JsonArrayScanner({ ...LARGE, batchBytes: 1024, maxBatchBytes: 4096 });
+    const taking = scanner.pushBatches(bytesOf(text))[Symbol.iterator]();
+    const first = taking.next();
+    // Parsed as taken: one batch is held at a time, not the whole chunk's.
+    expect(first.done).toBe(false);
+    expect(scanner.rows).toBe(first.value?.length);
+    const batches = [first.value as RawRows, ...{ [Symbol.iterator]: () => taking }, scanner.end()];
+    expect(batches.flatMap((batch) => [...batch])).toEqual(rows);
+    const longest = Math.max(...rows.map((row) => JSON.stringify(row).length));
+    expect(batches.length).toBeGreaterThan(text.length / (4096 + longest));
+    for (const batch of batches) {
+      const parsed = batch.texts?.parsedBatch?.();
+      expect(parsed?.text.length).toBeLessThanOrEqual(4096 + 2);
+      expect(JSON.parse(parsed?.text ?? '')).toEqual([...batch]);
+    }
+  });
+
+  it('keeps batches bounded by maxBatchBytes after a wrong guess too (the byte scan)', () => {
+    // A `}` inside a string ends the chunk: the guess fails and the scanner scans bytes for a while.
+    const rows = Array.from({ length: 400 }, (_, id) => ({ id, comment: `row ${id} {a brace}` }));
+    const text = JSON.stringify(rows);
+    const scanner = new JsonArrayScanner({ ...LARGE, batchBytes: 512, maxBatchBytes: 2048 });
+    const batches: RawRows[] = [];
+    for (let at = 0; at < text.length; at += 9000)
+      batches.push(...scanner.pushBatches(bytesOf(text.slice(at, at + 9000))));
+    batches.push(scanner.end());
+    expect(batches.flatMap((batch) => [...batch])).toEqual(rows);
+    const longest = Math.max(...rows.map((row) => JSON.stringify(row).length));
+    expect(batches.filter((batch) => batch.length > 0).length).toBeGreaterThan(
+      text.length / (2048 + longest),
+    );
+    for (const batch of batches.filter((b) => b.length > 0))
+      expect(batch.texts?.parsedBatch?.()?.text.length).toBeLessThanOrEqual(2048 + longest + 2);
   });
 
   it('splits inside every multi-byte character and escape of a body one byte at a time', () => {

@@ -7,6 +7,8 @@
 // already. Parts exceljs cannot write (charts and the drawings placing them, rendered by
 // chart-parts.ts) are added here, in the same archive, with their relationships and content types;
 // and the sheet order of workbook.xml is set here (a sheet written last may be listed first).
+// The sheets' parts are deflated in blocks at once (parallel-deflate.ts) instead of by the
+// archiver's one zlib stream: the archive's entry for a sheet takes its bytes, CRC and sizes.
 
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
@@ -22,15 +24,25 @@ import {
   type ChartPlacement,
 } from './chart-parts.js';
 import type { XlsxStyle, XlsxValue } from './xlsx-cells.js';
+import { ParallelDeflateCrc32 } from './parallel-deflate.js';
 import { xmlSafeValue } from './xml-safe-text.js';
 
 export interface WorkbookSetup {
   /** Workbook created/modified time and zip entry dates: the export's, for reproducible bytes. */
   readonly createdAt: Date;
   readonly creator: string;
-  /** zlib level of the zip entries, 0-9 (default 1: no slower than 0 yet compressed, docs/performance.md). */
+  /** zlib level of the zip entries, 0-9 (default 1: the least CPU a row, docs/performance.md). */
   readonly compressionLevel?: number;
+  /**
+   * Blocks of a sheet's XML deflated at once on libuv's pool (default 4, the pool's size). The
+   * bytes do not depend on it.
+   */
+  readonly deflateParallel?: number;
 }
+
+/** zlib level of the workbook's parts unless set: chosen by `npm run bench:zlib` (docs/performance.md). */
+export const DEFAULT_COMPRESSION_LEVEL = 1;
+const DEFAULT_DEFLATE_PARALLEL = 4;
 
 export type PageSetup = Partial<ExcelJS.PageSetup>;
 
@@ -54,12 +66,35 @@ export interface SheetBacklog {
   drained(signal: AbortSignal): Promise<unknown>;
 }
 
+/** An entry of the archive (compress-commons's ZipArchiveEntry). */
+interface ZipEntryInternals {
+  getName(): string;
+  getMethod(): number;
+  setCrc(crc: number): void;
+  setSize(size: number): void;
+  setCompressedSize(size: number): void;
+}
+
+/** The archive's zip writer (zip-stream over compress-commons's ZipArchiveOutputStream). */
+interface ZipModuleInternals extends NodeJS.WritableStream {
+  /** The stream an entry's bytes pass through on their way in: it deflates them and counts. */
+  _smartStream(
+    entry: ZipEntryInternals,
+    callback: (error: unknown, entry: ZipEntryInternals) => void,
+  ): unknown;
+  /** Records the finished entry (and writes its data descriptor). */
+  _afterAppend(entry: ZipEntryInternals): void;
+  emit(event: 'error', error: unknown): boolean;
+}
+
 /** The parts of exceljs's streaming writers its type declarations leave out. */
 interface WorkbookInternals {
   readonly zip: {
     append(source: unknown, data?: Record<string, unknown>): unknown;
     abort(): unknown;
     on(event: 'error', listener: (error: unknown) => void): unknown;
+    /** archiver's zip plugin; its engine is the zip-stream writing the archive. */
+    readonly _module: { readonly engine: ZipModuleInternals };
   };
   readonly created: Date;
   readonly styles: StyleRegistry;
@@ -80,6 +115,32 @@ interface WorksheetInternals {
 }
 
 const CONTENT_TYPES_PART = '[Content_Types].xml';
+const SHEET_PART = /^xl\/worksheets\/sheet\d+\.xml$/;
+const METHOD_DEFLATED = 8;
+
+/**
+ * Makes the archive deflate each sheet's part with ParallelDeflateCrc32 in place of its own
+ * DeflateCRC32Stream, finishing the entry as compress-commons 4.1's _smartStream does.
+ */
+function deflateSheetsInParallel(module: ZipModuleInternals, level: number, parallel: number): void {
+  const smartStream = module._smartStream.bind(module);
+  module._smartStream = (entry, callback) => {
+    if (entry.getMethod() !== METHOD_DEFLATED || !SHEET_PART.test(entry.getName()))
+      return smartStream(entry, callback);
+    const deflate = new ParallelDeflateCrc32({ level, parallel });
+    deflate.once('end', () => {
+      entry.setCrc(deflate.digest().readUInt32BE(0));
+      entry.setSize(deflate.size());
+      entry.setCompressedSize(deflate.size(true));
+      module._afterAppend(entry);
+      callback(null, entry);
+    });
+    // Its end never comes then: the archive fails (the workbook's onError listeners hear it).
+    deflate.once('error', (error: unknown) => module.emit('error', error));
+    deflate.pipe(module, { end: false });
+    return deflate;
+  };
+}
 
 class FixedDateWorkbookWriter extends ExcelJS.stream.xlsx.WorkbookWriter {
   /** <Override> elements for parts exceljs does not know (charts, drawings). */
@@ -207,15 +268,21 @@ export class XlsxWorkbook {
   readonly styles: StyleRegistry;
 
   constructor(sink: Writable, setup: WorkbookSetup) {
+    const level = setup.compressionLevel ?? DEFAULT_COMPRESSION_LEVEL;
     // No shared strings (a string table held in memory, and slower), styles on.
     const options = {
       stream: sink,
       useStyles: true,
       useSharedStrings: false,
       created: setup.createdAt, // read by exceljs, missing from its option types
-      zip: { zlib: { level: setup.compressionLevel ?? 1 } },
+      zip: { zlib: { level } },
     };
     this.writer = new FixedDateWorkbookWriter(options) as FixedDateWorkbookWriter & WorkbookInternals;
+    deflateSheetsInParallel(
+      this.writer.zip._module.engine,
+      level,
+      setup.deflateParallel ?? DEFAULT_DEFLATE_PARALLEL,
+    );
     this.writer.creator = spreadsheetSafeText(setup.creator);
     this.writer.lastModifiedBy = this.writer.creator;
     this.writer.created = setup.createdAt;

@@ -152,6 +152,21 @@ const CHECKS: readonly Check[] = [
   },
   {
     internal:
+      'WorkbookWriter#zip._module.engine is zip-stream 4 (compress-commons 4.1): _smartStream(entry, callback) returning the stream it pipes into itself, _afterAppend(entry), and entries with getName, getMethod, setCrc, setSize, setCompressedSize',
+    holds: () => {
+      const zip = rawWriter(new MemorySink()).writer['zip'] as Raw | undefined;
+      const engine = (zip?.['_module'] as Raw | undefined)?.['engine'] as Raw | undefined;
+      const smartStream = String(engine?.['_smartStream']);
+      return (
+        isFunction(engine?.['_afterAppend']) &&
+        ['getMethod()', 'setCrc(', 'setSize(', 'setCompressedSize(', '_afterAppend(ae)', 'pipe(this'].every(
+          (part) => smartStream.includes(part),
+        )
+      );
+    },
+  },
+  {
+    internal:
       'ValueType numbers as row-xml.ts copies them (Null 0, Number 2, String 3, Date 4, RichText 8, Boolean 9)',
     holds: () => {
       const { Null, Number, String, Date, RichText, Boolean } = ExcelJS.ValueType;

@@ -147,7 +147,9 @@ describe('pacing', () => {
   it('stops taking rows while the destination is stalled, and completes once it drains', async () => {
     const sink = new HeldSink();
     const w = writer(sink);
-    const records = noisyRecords(2000);
+    // Enough rows to pass the parallel deflate's blocks (1 MiB of sheet XML each, up to 4 in flight) and
+    // the pacer's high-water mark, so that the stall reaches the rows before they run out.
+    const records = noisyRecords(20_000);
     let produced = 0;
     let waiting = false;
     const producing = (async () => {
