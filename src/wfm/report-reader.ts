@@ -37,7 +37,7 @@
 
 import type { ConnectedWfmConfig } from '../config/wfm-config.js';
 import type { UtcWindow } from '../domain/period.js';
-import type { RawRows } from '../domain/raw-rows.js';
+import { RawRowsBuilder, type RawRows } from '../domain/raw-rows.js';
 import { BodyBytes } from './body-bytes.js';
 import { expectedRows, parseContentRange } from './content-range.js';
 import { JsonArrayScanError } from './json-array-scan-error.js';
@@ -55,7 +55,9 @@ import {
   type WfmErrorContext,
 } from './wfm-error.js';
 import { reportQuery, windowQuery, type ReportCursor } from './wfm-query.js';
-import { ResumePositionKeeper, type Position } from './resume-position.js';
+import { idsOf, ResumePositionKeeper, type Position, type RowRange } from './resume-position.js';
+import { ParsedCuts, type CutParser } from './parsed-cuts.js';
+import { parseCut } from './scanned-cut.js';
 import { headerValue, type ResponseBody } from './response-body.js';
 import type { WfmResponse, WfmTransport } from './wfm-transport.js';
 import { REPORT_PATH } from 'wfm-contract/finished-shift';
@@ -110,6 +112,17 @@ function progressOf({ rows, bytes, requests, retries }: Counters): ReadProgress 
   return { rows, wireBytes: bytes.wireBytes, decodedBytes: bytes.decodedBytes, requests, retries };
 }
 
+/** One read of the report: what each of its requests shares. */
+interface Read<B> {
+  readonly deps: ReportReaderDeps;
+  readonly options: ReadShiftsOptions;
+  readonly parser: CutParser<B>;
+  readonly counters: Counters;
+  readonly position: Position;
+  readonly budget: RetryBudget;
+  readonly window: string;
+}
+
 interface AnswerResult {
   readonly received: number;
   /** 416 in offset paging: nothing at this offset. */
@@ -117,13 +130,46 @@ interface AnswerResult {
 }
 
 /**
- * The report as batches of raw rows, each with its rows' texts as received; see the module comment
- * for paging, completeness and resuming.
+ * The report as batches of raw rows, each with its rows' texts as received, parsed on this thread;
+ * see the module comment for paging, completeness and resuming.
  */
 export async function* readReport(
   deps: ReportReaderDeps,
   options: ReadShiftsOptions = {},
+  parser: CutParser<RawRows> = PARSE_HERE,
 ): AsyncGenerator<RawRows, void, undefined> {
+  for await (const ranges of readParsedReport(deps, options, parser)) {
+    const [only] = ranges;
+    // Nearly always one whole batch: handed out as parsed, so its text can go to a render thread.
+    if (ranges.length === 1 && only !== undefined && only.from === 0 && only.to === only.batch.length) {
+      yield only.batch;
+      continue;
+    }
+    const joined = new RawRowsBuilder();
+    for (const { batch, from, to } of ranges) joined.append(batch, from, to);
+    yield joined.take();
+  }
+}
+
+/** The parser on this thread: JSON.parse with the rows' texts, each cut before the next is taken. */
+export const PARSE_HERE: CutParser<RawRows> = {
+  depth: 1,
+  parse(cut) {
+    const rows = parseCut(cut);
+    return { batch: rows, ids: idsOf(rows) };
+  },
+};
+
+/**
+ * The report as ranges of parsed batches, each cut of the body parsed by `parser` (on this thread
+ * or another): the resume position comes from the ids the parses return, in report order. Yields
+ * the ranges that go out together, in order.
+ */
+export async function* readParsedReport<B>(
+  deps: ReportReaderDeps,
+  options: ReadShiftsOptions,
+  parser: CutParser<B>,
+): AsyncGenerator<readonly RowRange<B>[], void, undefined> {
   const { config } = deps;
   const counters: Counters = { rows: 0, bytes: new BodyBytes(), requests: 0, retries: 0 };
   const position: Position = { lastId: undefined, ascending: true, blind: false, pageStart: 0, pageDone: 0 };
@@ -138,23 +184,18 @@ export async function* readReport(
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   const window = windowQuery(config.windowQuery, options.window);
+  const read: Read<B> = { deps, options, parser, counters, position, budget, window };
 
   try {
-    yield* readAnswers(deps, options, counters, position, budget, window);
+    yield* readAnswers(read);
   } finally {
     options.onProgress?.(progressOf(counters));
   }
 }
 
 /** The requests of one read, until the report is complete or a failure is final. */
-async function* readAnswers(
-  deps: ReportReaderDeps,
-  options: ReadShiftsOptions,
-  counters: Counters,
-  position: Position,
-  budget: RetryBudget,
-  window: string,
-): AsyncGenerator<RawRows, void, undefined> {
+async function* readAnswers<B>(read: Read<B>): AsyncGenerator<readonly RowRange<B>[], void, undefined> {
+  const { deps, counters, position, budget } = read;
   const { config } = deps;
   const mode = config.paging;
   for (;;) {
@@ -168,7 +209,7 @@ async function* readAnswers(
           };
     let result: AnswerResult;
     try {
-      result = yield* readAnswer(deps, options, cursor, attempt, counters, position, budget, window);
+      result = yield* readAnswer(read, cursor, attempt);
     } catch (error) {
       if (error instanceof WfmError && error.retryable && counters.rows > 0 && mode !== 'offset') {
         const unsafe = !position.ascending
@@ -199,23 +240,19 @@ async function* readAnswers(
 }
 
 /** One request: yields its rows, checks its completeness; throws a typed error when it breaks. */
-async function* readAnswer(
-  deps: ReportReaderDeps,
-  options: ReadShiftsOptions,
+async function* readAnswer<B>(
+  read: Read<B>,
   cursor: ReportCursor,
   attempt: number,
-  counters: Counters,
-  position: Position,
-  budget: RetryBudget,
-  window: string,
-): AsyncGenerator<RawRows, AnswerResult, undefined> {
+): AsyncGenerator<readonly RowRange<B>[], AnswerResult, undefined> {
+  const { deps, options, counters, position } = read;
   const { config, transport } = deps;
   const context: WfmErrorContext = { method: 'GET', path: REPORT_PATH, attempts: attempt };
   counters.requests += 1;
   const response: WfmResponse = await transport.send({
     method: 'GET',
     path: REPORT_PATH,
-    query: reportQuery(window, cursor),
+    query: reportQuery(read.window, cursor),
     headers: config.countExact ? { prefer: 'count=exact' } : {},
     attempt,
     bytes: counters.bytes,
@@ -234,38 +271,13 @@ async function* readAnswer(
       maxRowBytes: config.maxRowBytes,
       ...(deps.batchBytes === undefined ? {} : { batchBytes: deps.batchBytes }),
     });
-    const keeper = new ResumePositionKeeper(config.paging, cursor, position, context);
+    const answer = new ParsedCuts(read.parser, scanner, (step) => scan(step, context, deps, body));
+    const keeper = new ResumePositionKeeper<B>(config.paging, cursor, position, context);
     let received = 0;
-    for (let done = false; !done;) {
-      let chunk: Buffer | undefined;
-      try {
-        chunk = await body.next();
-      } catch (error) {
-        throw transport.mapError(
-          error,
-          { ...context, extra: { receivedRows: received } },
-          'body',
-          options.signal,
-        );
-      }
-      let batches: Iterator<RawRows>;
-      if (chunk === undefined) {
-        done = true;
-        batches = [scan(() => scanner.end(), context, deps, body)][Symbol.iterator]();
-      } else {
-        const bytes = chunk;
-        options.onBytes?.(bytes.length);
-        batches = scan(() => scanner.pushBatches(bytes)[Symbol.iterator](), context, deps, body);
-      }
-      // Each batch is parsed as it is taken, once the one before has been handed out.
-      const take = (): RawRows | undefined => {
-        const next = scan(() => batches.next(), context, deps, body);
-        return next.done === true ? undefined : next.value;
-      };
-      for (let rows = take(); rows !== undefined; rows = take()) {
-        if (rows.length === 0) continue;
-        received += rows.length;
-        const batch = keeper.accept(rows);
+    const handOutParsed = async function* (all: boolean) {
+      for (let parsed = await answer.next(all); parsed !== undefined; parsed = await answer.next(all)) {
+        received += parsed.ids.length;
+        const ranges = keeper.accept(parsed.ids, parsed.batch);
         // Adjacent copies of one id do not count: an upstream may send a row twice within its limit.
         if (cursor.limit !== undefined && received - keeper.repeats > cursor.limit) {
           throw new WfmPagingUnsupportedError(
@@ -273,33 +285,55 @@ async function* readAnswer(
             context,
           );
         }
-        if (batch.length > 0) yield* handOut(batch, counters, position, budget, options);
+        if (ranges.length > 0) yield* handOut(ranges, read);
       }
+    };
+    for (let done = false; !done;) {
+      let chunk: Buffer | undefined;
+      try {
+        chunk = await body.next();
+      } catch (error) {
+        // The cuts before the break are whole rows: they go out, and the position follows them.
+        yield* handOutParsed(true);
+        throw transport.mapError(
+          error,
+          { ...context, extra: { receivedRows: received } },
+          'body',
+          options.signal,
+        );
+      }
+      if (chunk === undefined) {
+        done = true;
+        answer.add(scan(() => scanner.endCuts(), context, deps, body));
+      } else {
+        const bytes = chunk;
+        options.onBytes?.(bytes.length);
+        answer.add(scan(() => scanner.pushCuts(bytes), context, deps, body));
+      }
+      yield* handOutParsed(done);
     }
     const expected = expectedRows(range, cursor.offset ?? 0, cursor.limit);
     // Fewer rows than announced is a cut; more is not (a row sent twice is dedup's business).
     if (expected !== undefined && received < expected)
       throw new WfmIncompleteError(expected, received, context);
     const rest = keeper.finish(received, cursor.limit);
-    if (rest.length > 0) yield* handOut(rest, counters, position, budget, options);
+    if (rest.length > 0) yield* handOut(rest, read);
     return { received, outOfRange: false };
   } finally {
     body.release();
   }
 }
 
-async function* handOut(
-  batch: RawRows,
-  counters: Counters,
-  position: Position,
-  budget: RetryBudget,
-  options: ReadShiftsOptions,
-): AsyncGenerator<RawRows, void, undefined> {
-  counters.rows += batch.length;
-  position.pageDone += batch.length;
+async function* handOut<B>(
+  ranges: readonly RowRange<B>[],
+  { counters, position, budget, options }: Read<B>,
+): AsyncGenerator<readonly RowRange<B>[], void, undefined> {
+  const rows = ranges.reduce((sum, { from, to }) => sum + to - from, 0);
+  counters.rows += rows;
+  position.pageDone += rows;
   budget.madeProgress();
   options.onProgress?.(progressOf(counters));
-  yield batch;
+  yield ranges;
 }
 
 /**

@@ -10,7 +10,6 @@
 // not break the order and do not count against a page's limit.
 
 import type { PagingMode } from '../config/wfm-config.js';
-import { RawRowsBuilder, type RawRows } from '../domain/raw-rows.js';
 import {
   WfmPagingUnsupportedError,
   WfmResumeUnsafeError,
@@ -39,22 +38,36 @@ export function idOf(row: unknown): number | undefined {
   const id = (row as { id?: unknown }).id;
   return typeof id === 'number' && Number.isSafeInteger(id) ? id : undefined;
 }
-const NO_ROWS: RawRows = Object.freeze([]);
+/** Rows from..to of one parsed batch: what the keeper hands out, or holds back. */
+export interface RowRange<B> {
+  readonly batch: B;
+  readonly from: number;
+  readonly to: number;
+}
+
+/** The ids of parsed rows, as the keeper reads them: NaN where a row has no readable id. */
+export function idsOf(rows: readonly unknown[]): Float64Array {
+  const ids = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i++) ids[i] = idOf(rows[i]) ?? Number.NaN;
+  return ids;
+}
 
 /**
  * Decides which parsed rows of one answer can be handed out now, keeping the resume position
- * exact (see "Resuming" above), and checks that the upstream honoured `id=gt.`.
+ * exact (see "Resuming" above), and checks that the upstream honoured `id=gt.`. It reads only the
+ * rows' ids, in report order, from whichever thread parsed them, and hands out ranges of rows.
  */
-export class ResumePositionKeeper {
+export class ResumePositionKeeper<B> {
   readonly #byId: boolean;
   readonly #afterId: number | undefined;
   readonly #position: Position;
   readonly #context: WfmErrorContext;
   readonly #keyset: boolean;
-  /** Rows held back, then rows handed out, each with the way back to its text. */
-  #held = new RawRowsBuilder();
+  /** Rows held back, in order. */
+  #held: RowRange<B>[] = [];
+  #heldRows = 0;
   #sawId = false;
-  #previousId: number | undefined;
+  #previousId = Number.NaN;
   /** Rows whose id equals the id of the row just before them. */
   repeats = 0;
 
@@ -66,35 +79,41 @@ export class ResumePositionKeeper {
     this.#context = context;
   }
 
-  accept(rows: RawRows): RawRows {
+  /** Rows held back now: dropped when the answer breaks, since the resumed answer sends them again. */
+  get heldRows(): number {
+    return this.#heldRows;
+  }
+
+  /** Takes the next parsed batch (`ids`: NaN where unreadable); returns the rows that go out now. */
+  accept(ids: ArrayLike<number>, batch: B): RowRange<B>[] {
+    const n = ids.length;
     const position = this.#position;
     let lastWithId = -1;
     let lastId = position.lastId;
-    for (let i = 0; i < rows.length; i++) {
-      const id = idOf(rows[i]);
-      if (id !== undefined && id === this.#previousId) this.repeats++;
+    for (let i = 0; i < n; i++) {
+      const id = ids[i] as number;
+      if (id === this.#previousId) this.repeats++;
       this.#previousId = id;
-      if (id === undefined || !this.#byId) continue;
+      if (Number.isNaN(id) || !this.#byId) continue;
       if (this.#afterId !== undefined && id <= this.#afterId) throw this.#filterIgnored(id);
       if (lastId !== undefined && id < lastId) position.ascending = false;
       lastId = id;
       lastWithId = i;
     }
-    if (!this.#byId) return rows;
-    const held = this.#held;
+    if (n === 0) return [];
+    if (!this.#byId) return [{ batch, from: 0, to: n }];
     if (lastWithId < 0) {
-      held.append(rows);
-      if (held.length <= MAX_HELD_ROWS) return NO_ROWS;
+      this.#hold({ batch, from: 0, to: n });
+      if (this.#heldRows <= MAX_HELD_ROWS) return [];
       position.blind = true;
-      return held.take();
+      return this.#takeHeld();
     }
     this.#sawId = true;
     position.lastId = lastId;
     position.blind = false;
-    if (held.length === 0 && lastWithId === rows.length - 1) return rows;
-    held.append(rows, 0, lastWithId + 1);
-    const out = held.take();
-    held.append(rows, lastWithId + 1);
+    const out = this.#takeHeld();
+    out.push({ batch, from: 0, to: lastWithId + 1 });
+    if (lastWithId + 1 < n) this.#hold({ batch, from: lastWithId + 1, to: n });
     return out;
   }
 
@@ -102,8 +121,8 @@ export class ResumePositionKeeper {
    * At the end of a complete answer: the held rows belong to it and go out — unless a full keyset
    * page continues with `id=gt.<last id>`, which sends them again first.
    */
-  finish(received: number, limit: number | undefined): RawRows {
-    const held = this.#held.take();
+  finish(received: number, limit: number | undefined): RowRange<B>[] {
+    const held = this.#takeHeld();
     if (!this.#keyset || limit === undefined || received < limit) return held;
     if (!this.#sawId || this.#position.blind) {
       throw new WfmPagingUnsupportedError(
@@ -111,7 +130,19 @@ export class ResumePositionKeeper {
         this.#context,
       );
     }
-    return NO_ROWS;
+    return [];
+  }
+
+  #hold(range: RowRange<B>): void {
+    this.#held.push(range);
+    this.#heldRows += range.to - range.from;
+  }
+
+  #takeHeld(): RowRange<B>[] {
+    const held = this.#held;
+    this.#held = [];
+    this.#heldRows = 0;
+    return held;
   }
 
   #filterIgnored(id: number): WfmError {

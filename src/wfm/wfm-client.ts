@@ -9,6 +9,7 @@ import type { ConnectedWfmConfig } from '../config/wfm-config.js';
 import type { RawRows } from '../domain/raw-rows.js';
 import { InvalidRequestError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
+import type { CutParser } from './parsed-cuts.js';
 import { drainReport, readReport, type ReadShiftsOptions } from './report-reader.js';
 import { systemClock, withRetry, type OnRetry, type RetryClock } from './retry.js';
 import {
@@ -59,6 +60,8 @@ export interface WfmClientOptions {
   readonly logger?: Logger;
   /** Bytes of complete report rows parsed at once (default 64 KiB, DEFAULT_BATCH_BYTES). */
   readonly reportBatchBytes?: number;
+  /** Who parses the report's cuts into rows; default: this thread, each cut before the next. */
+  readonly reportParser?: CutParser<RawRows>;
 }
 
 export interface CallOptions {
@@ -73,12 +76,14 @@ interface JsonCall<S extends z.ZodType> extends Pick<WfmRequest, 'method' | 'pat
 export class WfmClient {
   readonly #config: ConnectedWfmConfig;
   readonly #transport: WfmTransport;
+  readonly #reportParser: CutParser<RawRows> | undefined;
   readonly #clock: RetryClock;
   readonly #onRetry: OnRetry;
   readonly #batchBytes: number | undefined;
 
   constructor(config: ConnectedWfmConfig, options: WfmClientOptions = {}) {
     this.#config = config;
+    this.#reportParser = options.reportParser;
     this.#transport = new WfmTransport(config);
     this.#clock = options.clock ?? systemClock;
     const logger = options.logger ?? silentLogger;
@@ -207,7 +212,7 @@ export class WfmClient {
 
   /** Batches of raw parsed rows with their texts (validated downstream), complete or failing; see report-reader.ts. */
   readShifts(options: ReadShiftsOptions = {}): AsyncIterable<RawRows> {
-    return readReport(this.#reportDeps(), options);
+    return readReport(this.#reportDeps(), options, this.#reportParser);
   }
 
   /** Downloads the report once and discards it unparsed: the bench's ceiling. */

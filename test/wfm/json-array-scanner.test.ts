@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { RawRows } from '../../src/domain/raw-rows.js';
 import { JsonArrayScanError } from '../../src/wfm/json-array-scan-error.js';
 import { JsonArrayScanner, type JsonArrayScannerOptions } from '../../src/wfm/json-array-scanner.js';
+import { parseCut, type ScannedCut } from '../../src/wfm/scanned-cut.js';
 
 const LARGE = { maxBodyBytes: Number.MAX_SAFE_INTEGER, maxRowBytes: Number.MAX_SAFE_INTEGER };
 
@@ -23,6 +24,55 @@ function scanAll(
       from = cut;
     }
     for (const row of scanner.end()) rows.push(row);
+    return { rows };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/**
+ * As scanAll, through the cut API with a parser that lags `lag` chunks behind the scanner (as
+ * parse threads do): cuts wait in order, guesses are confirmed or rewound only when parsed.
+ */
+function scanLagging(
+  bytes: Uint8Array,
+  cuts: readonly number[],
+  options: JsonArrayScannerOptions,
+  lag: number,
+): { rows: unknown[] } | { error: unknown } {
+  const scanner = new JsonArrayScanner(options);
+  const rows: unknown[] = [];
+  let waiting: ScannedCut[][] = [];
+  const parseWaiting = (keep: number): void => {
+    while (waiting.length > keep) {
+      const queue = waiting.shift() as ScannedCut[];
+      while (queue.length > 0) {
+        const cut = queue.shift() as ScannedCut;
+        let parsed: RawRows;
+        try {
+          parsed = parseCut(cut);
+        } catch (error) {
+          if (!cut.guessed) throw error;
+          // Everything cut after a wrong guess is replaced by the rescan.
+          waiting = [scanner.rewind(cut)];
+          queue.length = 0;
+          continue;
+        }
+        scanner.confirm(cut);
+        rows.push(...parsed);
+      }
+    }
+  };
+  try {
+    let from = 0;
+    for (const cut of [...cuts, bytes.length]) {
+      if (cut < from) continue;
+      waiting.push(scanner.pushCuts(bytes.subarray(from, cut)));
+      parseWaiting(lag);
+      from = cut;
+    }
+    waiting.push(scanner.endCuts());
+    parseWaiting(0);
     return { rows };
   } catch (error) {
     return { error };
@@ -116,6 +166,59 @@ const batchBytes = fc.oneof(fc.integer({ min: 1, max: 64 }), fc.constant(512 * 1
 const maxBatchBytes = fc.option(fc.integer({ min: 1, max: 96 }), { nil: undefined });
 
 describe('JsonArrayScanner', () => {
+  it("gives JSON.parse's rows and errors when guesses are confirmed chunks later (cuts parsed elsewhere)", () => {
+    fc.assert(
+      fc.property(
+        body.chain((b) =>
+          fc.tuple(
+            fc.constant(b),
+            cutsFor(b.length),
+            batchBytes,
+            maxBatchBytes,
+            fc.integer({ min: 0, max: 4 }),
+          ),
+        ),
+        ([bytes, cuts, batch, maxBatch, lag]) => {
+          const options = {
+            ...LARGE,
+            batchBytes: batch,
+            ...(maxBatch === undefined ? {} : { maxBatchBytes: maxBatch }),
+          };
+          const result = scanLagging(bytes, cuts, options, lag);
+          const expected = reference(bytes);
+          if ('rows' in expected) expect(result).toEqual(expected);
+          else expect(kindOf(result)).not.toBe('ok');
+          // Damaged bodies too: accepted exactly when JSON.parse accepts them (the kind of error
+          // may differ, since the error that shows first depends on when the parses answer).
+          const damaged = Buffer.from(bytes);
+          if (damaged.length > 2) damaged[Math.floor(damaged.length / 2)] = 0x7d;
+          const lagging = scanLagging(damaged, cuts, options, lag);
+          const whole = reference(damaged);
+          if ('rows' in whole) expect(lagging).toEqual(whole);
+          else expect(kindOf(lagging)).toMatch(/^(malformed|trailing-data|truncated|not-an-array)$/);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('rewinds to a wrong guess and scans the bytes kept since, holding back the errors met after it', () => {
+    // The first chunk ends inside a string after `},`: the guess cuts there, and is wrong.
+    const text = '[{"a":"x},"},{"b":"]"}] ';
+    const scanner = new JsonArrayScanner({ ...LARGE, batchBytes: 1 });
+    const [guess, ...more] = scanner.pushCuts(bytesOf(text.slice(0, 10)));
+    expect(guess?.guessed).toBe(true);
+    expect(more).toEqual([]);
+    // What follows the wrong cut is cut from a wrong start (and may end in errors): nothing of it
+    // is thrown before the guess is known to be wrong.
+    expect(() => [...scanner.pushCuts(bytesOf(text.slice(10))), ...scanner.endCuts()]).not.toThrow();
+    expect(() => parseCut(guess as ScannedCut)).toThrow(JsonArrayScanError);
+    const rescanned = scanner.rewind(guess as ScannedCut);
+    expect(rescanned.every((cut) => !cut.guessed)).toBe(true);
+    expect(rescanned.flatMap((cut) => [...parseCut(cut)])).toEqual(JSON.parse(text));
+    expect(scanner.unconfirmed).toBe(0);
+  });
+
   it('returns the same rows as JSON.parse for any body split at any byte boundaries', () => {
     fc.assert(
       fc.property(

@@ -13,6 +13,7 @@ import type { WfmError } from '../../src/wfm/wfm-error.js';
 import { liveMemory } from '../support/live-memory.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import { FakeClock } from './fake-clock.js';
+import { chosenReportParser } from './report-parser-choice.js';
 import { readAll, readUntilError, testWfmConfig } from './wfm-test-support.js';
 
 let sandbox: RunningSandbox;
@@ -20,15 +21,25 @@ let sandbox: RunningSandbox;
 let allIds: number[];
 const open: WfmClient[] = [];
 
+/** The parser the file reads with (report-reader-lagging.int.test.ts chooses another). */
+function parserOption(): WfmClientOptions {
+  const parser = chosenReportParser();
+  return parser === undefined ? {} : { reportParser: parser };
+}
+
 /** A client that yields rows every ~16 KiB, so a body that breaks midway has handed rows out. */
 function clientWith(env: Partial<Record<EnvName, string>> = {}, options: WfmClientOptions = {}): WfmClient {
-  const client = new WfmClient(testWfmConfig(sandbox.url, env), { reportBatchBytes: 16 * 1024, ...options });
+  const client = new WfmClient(testWfmConfig(sandbox.url, env), {
+    reportBatchBytes: 16 * 1024,
+    ...parserOption(),
+    ...options,
+  });
   open.push(client);
   return client;
 }
 
 function clientFrom(config: ConnectedWfmConfig, options: WfmClientOptions = {}): WfmClient {
-  const client = new WfmClient(config, { reportBatchBytes: 16 * 1024, ...options });
+  const client = new WfmClient(config, { reportBatchBytes: 16 * 1024, ...parserOption(), ...options });
   open.push(client);
   return client;
 }

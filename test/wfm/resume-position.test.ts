@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { RawRows } from '../../src/domain/raw-rows.js';
+import { RawRowsBuilder, type RawRows } from '../../src/domain/raw-rows.js';
 import { JsonArrayScanner } from '../../src/wfm/json-array-scanner.js';
-import { ResumePositionKeeper, type Position } from '../../src/wfm/resume-position.js';
+import { idsOf, ResumePositionKeeper, type Position, type RowRange } from '../../src/wfm/resume-position.js';
 
 const CONTEXT = { method: 'GET' as const, path: '/v1/connector/rpc/wfm_timers', attempts: 1 };
+
+/** The rows of the ranges, joined as the reader joins them. */
+function joined(ranges: readonly RowRange<RawRows>[]): RawRows {
+  const builder = new RawRowsBuilder();
+  for (const { batch, from, to } of ranges) builder.append(batch, from, to);
+  return builder.take();
+}
 
 /** The rows' texts, read from each batch the emitter handed out. */
 function textsOf(batches: readonly RawRows[]): string[] {
@@ -22,13 +29,15 @@ describe('ResumePositionKeeper', () => {
       pageStart: 0,
       pageDone: 0,
     };
-    const emitter = new ResumePositionKeeper('none', {}, position, CONTEXT);
+    const emitter = new ResumePositionKeeper<RawRows>('none', {}, position, CONTEXT);
+    const accept = (batch: RawRows): RawRows => joined(emitter.accept(idsOf(batch), batch));
     const out: RawRows[] = [];
-    out.push(emitter.accept(scanner.push(Buffer.from('['))));
-    rows.forEach((row, i) => out.push(emitter.accept(scanner.push(Buffer.from(i === 0 ? row : `,${row}`)))));
-    out.push(emitter.accept(scanner.push(Buffer.from(']'))), emitter.accept(scanner.end()));
+    out.push(accept(scanner.push(Buffer.from('['))));
+    rows.forEach((row, i) => out.push(accept(scanner.push(Buffer.from(i === 0 ? row : `,${row}`)))));
+    out.push(accept(scanner.push(Buffer.from(']'))), accept(scanner.end()));
     expect(textsOf(out)).toEqual(rows.slice(0, 4));
     expect(position.lastId).toBe(2);
-    expect(textsOf([emitter.finish(5, undefined)])).toEqual(rows.slice(4));
+    expect(emitter.heldRows).toBe(1);
+    expect(textsOf([joined(emitter.finish(5, undefined))])).toEqual(rows.slice(4));
   });
 });
