@@ -63,6 +63,16 @@ const LINES: Record<string, BenchLine> = {
     rssLimitMb: EXPORT_RSS_LIMIT_MB,
     byStageTime: false,
   },
+  // Export threads: the line above runs at the default EXPORT_THREADS (one per CPU), this one at 1.
+  'csv@1': {
+    name: 'csv e2e, 1 thread',
+    kind: 'csv',
+    what: '`run --format csv` with EXPORT_THREADS=1: every row worked on the export thread',
+    targetRowsPerSecond: 100_000,
+    rssLimitMb: EXPORT_RSS_LIMIT_MB,
+    byStageTime: false,
+    env: { EXPORT_THREADS: '1' },
+  },
   xlsx: {
     name: 'xlsx e2e',
     kind: 'xlsx',
@@ -163,6 +173,7 @@ export function headlineLines(formats: string | undefined, cardinality = false):
     line('stages'),
     line('duckdb'),
     ...e2e.map(line),
+    ...(e2e.includes('csv') ? [line('csv@1')] : []),
     ...(e2e.includes('csv,xlsx') ? [line('csv,xlsx@1')] : []),
     ...(wantsXlsx ? [line('xlsx-render')] : []),
     ...(cardinality ? [line('cardinality')] : []),

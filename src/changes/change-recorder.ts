@@ -110,6 +110,16 @@ export class ChangeRecorder {
     }
   }
 
+  /** Notes one exported row by its id and its fingerprint, taken on an export thread (8 bytes at `offset`). */
+  recordHash(id: number, hashes: Buffer, offset: number): void {
+    if (this.#problem !== undefined) return;
+    try {
+      this.#fingerprints.addHash(id, hashes, offset);
+    } catch (error) {
+      this.#problem = `the row fingerprints could not be written to the temp folder ${this.#tempDir}: ${describeError(error)}`;
+    }
+  }
+
   /**
    * Stores row-hashes.bin in `publication` and compares with the export of `period` that
    * `previous` holds now; what the manifest says about it (`changes: null` and why, logged as a

@@ -89,12 +89,27 @@ export class RowFingerprints<R> {
 
   /** Notes the row `id` and the hash of `row`. */
   add(id: number, row: R): void {
+    this.#hash(row, this.#hashes, this.#next(id) * 8);
+    this.#added();
+  }
+
+  /** Notes the row `id` and its hash, already taken: the 8 bytes of `hashes` at `offset`. */
+  addHash(id: number, hashes: Buffer, offset: number): void {
+    hashes.copy(this.#hashes, this.#next(id) * 8, offset, offset + 8);
+    this.#added();
+  }
+
+  /** Takes the id of the next entry; returns its index in the run. */
+  #next(id: number): number {
     if (!this.#adding) throw new Error('RowFingerprints.add() after finish() or dispose()');
     const i = this.#filled;
     if (i > 0 && id < (this.#ids[i - 1] as number)) this.#inOrder = false;
     this.#ids[i] = id;
-    this.#hash(row, this.#hashes, i * 8);
-    this.#filled = i + 1;
+    return i;
+  }
+
+  #added(): void {
+    this.#filled++;
     this.#count++;
     if (this.#filled === this.#runSize) this.#spill();
   }

@@ -9,6 +9,10 @@ export function changeRecording(changes: ChangeRecorder): TableOutput {
   return {
     write(batch: ExportBatch): Promise<void> {
       for (const record of batch.shifts) changes.record(record);
+      const worked = batch.worked;
+      if (worked !== undefined)
+        for (let k = 0; k < worked.count; k++)
+          changes.recordHash(worked.ids[k] as number, worked.hashes, k * 8);
       return Promise.resolve();
     },
     finish: () => Promise.resolve(),

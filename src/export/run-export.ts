@@ -15,13 +15,13 @@ import { AbortedError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { divisionDirectory } from '../pipeline/enrich.js';
 import type { GroupMemory } from '../pipeline/group-spill.js';
-import { ShiftPipeline, type ShiftPipelineOptions } from '../pipeline/shift-pipeline.js';
 import type { Manifest } from '../render/manifest.js';
 import { TempFolder } from '../temp-file.js';
 import type { ReadProgress } from '../wfm/report-reader.js';
 import { BatchFanOut } from './batch-fan-out.js';
 import { changeRecording } from './change-recording.js';
 import { DivisionSplit } from './division-split.js';
+import { openExportCore, type ExportCore } from './export-core.js';
 import { newExportId } from './export-id.js';
 import { ExportFiles } from './export-files.js';
 import type { ExportSettings } from './export-settings.js';
@@ -29,7 +29,6 @@ import { openTableOutputs } from './open-table-outputs.js';
 import { progressReport, type ProgressListener } from './progress.js';
 import { publishExport } from './publish-export.js';
 import type { ShiftSource } from './shift-source.js';
-import { streamBatches } from './stream-batches.js';
 import { throwIfAborted } from './throw-if-aborted.js';
 
 /** What one export covers: a period, in the formats asked for, of some divisions or all. */
@@ -88,9 +87,18 @@ export async function runExport(scope: ExportScope, deps: ExportDependencies): P
   // Spilled statistics: read back while the summaries are written, removed however the export ends.
   const temp = new TempFolder(settings.tempDir ?? tmpdir());
   let outputs: BatchFanOut | undefined;
+  let core: ExportCore | undefined;
   try {
     const divisions = divisionDirectory(divisionList);
-    const pipeline = shiftPipeline({ period, divisions, filter: scope.filter }, settings, temp);
+    core = openExportCore(source, {
+      period,
+      formats,
+      filter: scope.filter,
+      split: scope.split,
+      divisions,
+      groupMemory: groupMemory(settings, temp),
+      settings,
+    });
     const setup = { files, settings, divisions, period, exportId, startedAt, log };
     const split =
       scope.split === 'division'
@@ -110,11 +118,12 @@ export async function runExport(scope: ExportScope, deps: ExportDependencies): P
     outputs = new BatchFanOut([changeRecording(changes), ...tables]);
 
     report({ phase: 'fetching' });
-    const upstream = await streamBatches(source, pipeline, outputs, { period, signal, report });
+    const upstream = await core.stream(outputs, { period, signal, report });
+    await core.close();
 
     report({ phase: 'summaries' });
-    const counts = pipeline.counts;
-    const summaries = pipeline.finish();
+    const counts = core.counts;
+    const summaries = core.finish();
     // Before the outputs end: the workbook's Overview shows the rows changed since the previous export.
     const { file: rowHashes, ...changed } = await changes.conclude(publication, destination, period);
     const ending = { summaries, counts, changes: changed };
@@ -132,19 +141,10 @@ export async function runExport(scope: ExportScope, deps: ExportDependencies): P
     await files.abandon(error, log);
     throw signal?.aborted ? new AbortedError('the export was aborted', error) : error;
   } finally {
+    await core?.close();
     await changes.dispose();
     temp.dispose();
   }
-}
-
-/** The stages, with user and shop statistics spilling to `temp` past the memory budget. */
-function shiftPipeline(
-  options: Omit<ShiftPipelineOptions, 'groupMemory'>,
-  settings: ExportSettings,
-  temp: TempFolder,
-): ShiftPipeline {
-  const memory = groupMemory(settings, temp);
-  return new ShiftPipeline({ ...options, ...(memory === undefined ? {} : { groupMemory: memory }) });
 }
 
 /** EXPORT_MEMORY_MB for the user and shop groups, spilling to `temp`; none: all in memory. */

@@ -16,6 +16,7 @@ import type { ShiftsWorkbookWriter } from '../render/xlsx/shifts-workbook-writer
 import { RenderPool } from './render-pool.js';
 import type { RenderedShifts, RenderRequest, RenderSetup } from './shift-rendering.js';
 import type { ExportBatch, TableOutput } from './table-output.js';
+import type { WorkedRows } from './worked-cut-pipeline.js';
 
 interface Pending {
   readonly records: readonly ShiftRecord[];
@@ -92,7 +93,8 @@ export class ShiftRowsOutput implements TableOutput {
    * Takes one batch's exported records (`rowIndexes`: where each was in `parsed`, the text it was
    * parsed from); resolves once there is room for the next batch.
    */
-  async write({ shifts: records, rowIndexes, parsed: batch }: ExportBatch): Promise<void> {
+  async write({ shifts: records, rowIndexes, parsed: batch, worked }: ExportBatch): Promise<void> {
+    if (worked !== undefined && worked.count > 0) await this.#writeWorked(worked);
     if (records.length === 0 || (this.#csv === undefined && this.#workbook === undefined)) return;
     const pool = this.#pool;
     const firstRow = this.#planRows(records.length);
@@ -123,6 +125,15 @@ export class ShiftRowsOutput implements TableOutput {
     while (this.#pending[0]?.ready === true) await this.#writeNext();
     const most = pool === undefined ? 0 : pool.size * 2;
     while (this.#pending.length > most) await this.#writeNext();
+  }
+
+  /** Rows worked on export threads: their CSV records as rendered there, after every batch before. */
+  async #writeWorked(worked: WorkedRows): Promise<void> {
+    if (this.#workbook !== undefined)
+      throw new Error('rows worked on export threads carry no sheet rows: the workbook renders its own');
+    while (this.#pending.length > 0) await this.#writeNext();
+    if (this.#csv !== undefined && worked.csv !== undefined)
+      await this.#csv.writeEncoded(worked.csv, worked.count);
   }
 
   /** Writes every batch still pending; the files themselves are ended by their outputs. */

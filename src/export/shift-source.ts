@@ -3,7 +3,9 @@
 
 import type { UtcWindow } from '../domain/period.js';
 import type { RawRows } from '../domain/raw-rows.js';
+import type { CutParser } from '../wfm/parsed-cuts.js';
 import type { ReadProgress } from '../wfm/report-reader.js';
+import type { RowRange } from '../wfm/resume-position.js';
 import type { Division, DivisionListQuery } from 'wfm-contract/division';
 
 export interface ShiftSource {
@@ -14,4 +16,16 @@ export interface ShiftSource {
     /** Rows, requests, retries and bytes (on the wire and decoded) of the read so far. */
     onProgress?: (progress: ReadProgress) => void;
   }): AsyncIterable<RawRows>;
+  /**
+   * The report as ranges of cuts, each parsed by `parser` (on export threads); the resume position
+   * comes from the ids the parses return. A source without it is read with readShifts.
+   */
+  readParsedShifts?<B>(
+    parser: CutParser<B>,
+    options: {
+      window?: UtcWindow;
+      signal?: AbortSignal | undefined;
+      onProgress?: (progress: ReadProgress) => void;
+    },
+  ): AsyncIterable<readonly RowRange<B>[]>;
 }

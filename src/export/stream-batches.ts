@@ -10,12 +10,37 @@ import type { ProgressReport } from './progress.js';
 import type { ShiftSource } from './shift-source.js';
 import type { TableOutput } from './table-output.js';
 import { throwIfAborted } from './throw-if-aborted.js';
+import type { ShiftThreads } from './shift-threads.js';
+import type { WorkedCutPipeline } from './worked-cut-pipeline.js';
 
 export interface StreamOptions {
   /** The period whose report is read (the upstream's window around it). */
   readonly period: Period;
   readonly signal: AbortSignal | undefined;
   readonly report: ProgressReport;
+}
+
+/**
+ * Streams the whole report into `outputs`, its rows worked on export threads (`threads`) and only
+ * what needs the whole report done here (`pipeline`); how the read went.
+ */
+export async function streamWorkedCuts(
+  read: Required<Pick<ShiftSource, 'readParsedShifts'>>,
+  threads: ShiftThreads,
+  pipeline: WorkedCutPipeline,
+  outputs: TableOutput,
+  { period, signal, report }: StreamOptions,
+): Promise<ReadProgress | undefined> {
+  let upstream: ReadProgress | undefined;
+  const options = { window: upstreamWindow(period), signal, onProgress: (p: ReadProgress) => (upstream = p) };
+  for await (const ranges of read.readParsedShifts(threads, options)) {
+    const { worked, rejected } = pipeline.take(ranges);
+    await outputs.write({ shifts: [], rowIndexes: [], rejected, parsed: undefined, worked });
+    const counts = pipeline.counts;
+    report({ rows: counts.fetched, exported: counts.exported, rejected: counts.rejected });
+    throwIfAborted(signal);
+  }
+  return upstream;
 }
 
 /** Streams the whole report into `outputs`; how the read went (undefined: it never started). */

@@ -14,12 +14,18 @@ import type { Logger } from '../logger.js';
 import type { DivisionDirectory } from '../pipeline/enrich.js';
 import type { BatchResult } from '../pipeline/shift-pipeline.js';
 import type { FileOpener } from './export-files.js';
+import type { WorkedRows } from './worked-cut-pipeline.js';
 import type { ExportSettings } from './export-settings.js';
 
-/** One batch out of the pipeline: its exported shifts (and their rows in the batch), its rejected rows. */
+/**
+ * One batch out of the pipeline: its exported shifts (and their rows in the batch), its rejected
+ * rows. When the rows were worked on export threads (cut-work.ts), the exported rows come as
+ * `worked` (their CSV records and fingerprints), and `shifts` is empty.
+ */
 export interface ExportBatch extends BatchResult {
   /** The text the reader parsed the batch from, kept for a render thread when an output wants it. */
   readonly parsed: ParsedBatch | undefined;
+  readonly worked?: WorkedRows;
 }
 
 /** What is known once every batch has been written. */

@@ -40,14 +40,35 @@ import {
 import { sortByNameThenId } from './name-order.js';
 import { PendingDistances } from './pending-distances.js';
 
+/** What the statistics read of a row: its groups, their labels, and the facts counted. */
+export type AggregateShift = Pick<
+  FinishedShift,
+  | 'division_id'
+  | 'division_name'
+  | 'region_id'
+  | 'region_name'
+  | 'shop_id'
+  | 'shop_sap'
+  | 'shop_locality'
+  | 'user_id'
+  | 'user_login'
+  | 'user_display_name'
+  | 'duration'
+  | 'start_location_match'
+  | 'finish_location_match'
+  | 'auto_finished'
+  | 'start_location_distance'
+  | 'finish_location_distance'
+>;
+
 class DivisionGroup {
   readonly stats: GroupAccumulator;
   name: string;
-  constructor(shift: FinishedShift, slab: PendingDistances) {
+  constructor(shift: AggregateShift, slab: PendingDistances) {
     this.stats = new GroupAccumulator(slab);
     this.name = shift.division_name;
   }
-  add(shift: FinishedShift): void {
+  add(shift: AggregateShift): void {
     this.stats.add(shift);
     if (this.name !== shift.division_name) this.name = shift.division_name;
   }
@@ -58,13 +79,13 @@ class RegionGroup {
   name: string;
   divisionId: number;
   divisionName: string;
-  constructor(shift: FinishedShift, slab: PendingDistances) {
+  constructor(shift: AggregateShift, slab: PendingDistances) {
     this.stats = new GroupAccumulator(slab);
     this.name = shift.region_name;
     this.divisionId = shift.division_id;
     this.divisionName = shift.division_name;
   }
-  add(shift: FinishedShift): void {
+  add(shift: AggregateShift): void {
     this.stats.add(shift);
     if (this.name !== shift.region_name) this.name = shift.region_name;
     this.divisionId = shift.division_id;
@@ -78,14 +99,14 @@ class ShopGroup {
   locality: string | null;
   regionName: string;
   divisionName: string;
-  constructor(shift: FinishedShift, slab: PendingDistances) {
+  constructor(shift: AggregateShift, slab: PendingDistances) {
     this.stats = new GroupAccumulator(slab);
     this.sap = shift.shop_sap;
     this.locality = shift.shop_locality;
     this.regionName = shift.region_name;
     this.divisionName = shift.division_name;
   }
-  add(shift: FinishedShift): void {
+  add(shift: AggregateShift): void {
     this.stats.add(shift);
     if (this.sap !== shift.shop_sap) this.sap = shift.shop_sap;
     if (this.locality !== shift.shop_locality) this.locality = shift.shop_locality;
@@ -98,12 +119,12 @@ class UserGroup {
   readonly stats: GroupAccumulator;
   login: string;
   displayName: string;
-  constructor(shift: FinishedShift, slab: PendingDistances) {
+  constructor(shift: AggregateShift, slab: PendingDistances) {
     this.stats = new GroupAccumulator(slab);
     this.login = shift.user_login;
     this.displayName = shift.user_display_name;
   }
-  add(shift: FinishedShift): void {
+  add(shift: AggregateShift): void {
     this.stats.add(shift);
     if (this.login !== shift.user_login) this.login = shift.user_login;
     if (this.displayName !== shift.user_display_name) this.displayName = shift.user_display_name;
@@ -117,7 +138,7 @@ class DayGroup {
   constructor(private readonly slab: PendingDistances) {
     this.all = new GroupAccumulator(slab);
   }
-  add(shift: FinishedShift): void {
+  add(shift: AggregateShift): void {
     this.all.add(shift);
     let division = this.divisions.get(shift.division_id);
     if (division === undefined) {
@@ -189,8 +210,13 @@ export class ShiftAggregator {
     this.spilledUsers = memory === undefined ? null : new SpilledGroups(USER_LEVEL, memory);
   }
 
+  /** Adds one exported row. */
   add(record: ShiftRecord): void {
-    const shift = record.shift;
+    this.addShift(record.shift, record.businessDay);
+  }
+
+  /** Adds one exported row by what the statistics read of it, of business day `businessDay`. */
+  addShift(shift: AggregateShift, businessDay: number): void {
     this.overall.add(shift);
     const { division_id: divisionId, region_id: regionId, shop_id: shopId, user_id: userId } = shift;
     const division =
@@ -210,10 +236,10 @@ export class ShiftAggregator {
       this.userBytes += GROUP_BYTES + 2 * (shift.user_login.length + shift.user_display_name.length);
     }
     user.add(shift);
-    let day = this.days.get(record.businessDay);
+    let day = this.days.get(businessDay);
     if (day === undefined) {
       day = new DayGroup(this.slab);
-      this.days.set(record.businessDay, day);
+      this.days.set(businessDay, day);
     }
     day.add(shift);
     if (this.shopBytes + this.userBytes > this.budgetBytes) this.spill();
@@ -246,8 +272,8 @@ export class ShiftAggregator {
   private newGroup<G>(
     groups: Map<number, G>,
     id: number,
-    Group: new (shift: FinishedShift, slab: PendingDistances) => G,
-    shift: FinishedShift,
+    Group: new (shift: AggregateShift, slab: PendingDistances) => G,
+    shift: AggregateShift,
   ): G {
     const group = new Group(shift, this.slab);
     groups.set(id, group);

@@ -11,7 +11,12 @@ export class DuplicateFilter {
 
   /** True the first time a record's id comes by; every later sighting is counted. */
   admits(record: ShiftRecord): boolean {
-    if (this.seen.add(record.shift.id)) return true;
+    return this.admitsId(record.shift.id);
+  }
+
+  /** The same, by the row's id alone. */
+  admitsId(id: number): boolean {
+    if (this.seen.add(id)) return true;
     this.dropped++;
     return false;
   }

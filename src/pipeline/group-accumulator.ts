@@ -90,7 +90,17 @@ export class GroupAccumulator {
 
   constructor(private readonly slab: PendingDistances) {}
 
-  add(shift: FinishedShift): void {
+  add(
+    shift: Pick<
+      FinishedShift,
+      | 'duration'
+      | 'start_location_match'
+      | 'finish_location_match'
+      | 'auto_finished'
+      | 'start_location_distance'
+      | 'finish_location_distance'
+    >,
+  ): void {
     this.shifts++;
     this.durationSeconds += shift.duration;
     const start = shift.start_location_match;

@@ -10,7 +10,8 @@ import type { RawRows } from '../domain/raw-rows.js';
 import { InvalidRequestError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { CutParser } from './parsed-cuts.js';
-import { drainReport, readReport, type ReadShiftsOptions } from './report-reader.js';
+import { drainReport, readParsedReport, readReport, type ReadShiftsOptions } from './report-reader.js';
+import type { RowRange } from './resume-position.js';
 import { systemClock, withRetry, type OnRetry, type RetryClock } from './retry.js';
 import {
   CATEGORIES_PATH,
@@ -213,6 +214,14 @@ export class WfmClient {
   /** Batches of raw parsed rows with their texts (validated downstream), complete or failing; see report-reader.ts. */
   readShifts(options: ReadShiftsOptions = {}): AsyncIterable<RawRows> {
     return readReport(this.#reportDeps(), options, this.#reportParser);
+  }
+
+  /** The report as ranges of cuts parsed by `parser` (export threads); see report-reader.ts. */
+  readParsedShifts<B>(
+    parser: CutParser<B>,
+    options: ReadShiftsOptions = {},
+  ): AsyncIterable<readonly RowRange<B>[]> {
+    return readParsedReport(this.#reportDeps(), options, parser);
   }
 
   /** Downloads the report once and discards it unparsed: the bench's ceiling. */

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportFormat } from '../../src/domain/export-format.js';
+import type { RowFilter } from '../../src/domain/row-filter.js';
+import type { CsvCompression } from '../../src/render/csv/csv-compression.js';
 import { createDestination } from '../../src/destinations/create-destination.js';
 import { silentLogger, type Logger } from '../../src/logger.js';
 import { renderThreadStarted } from '../../src/export/render-pool.js';
@@ -73,6 +75,7 @@ async function exportWith(
   dest: string,
   formats: readonly ExportFormat[] = ['csv', 'xlsx'],
   logger: Logger = silentLogger,
+  more: { readonly filter?: RowFilter; readonly csvCompression?: CsvCompression } = {},
 ): Promise<Manifest> {
   const source = new WfmClient(testWfmConfig(sandbox.url), { reportBatchBytes: 16 * 1024 });
   const destination = await createDestination(
@@ -84,14 +87,14 @@ async function exportWith(
   );
   try {
     const result = await runExport(
-      { period: PERIOD, formats },
+      { period: PERIOD, formats, ...(more.filter === undefined ? {} : { filter: more.filter }) },
       {
         source,
         destination,
         settings: {
           csvDelimiter: ',',
           csvDecimal: '.',
-          csvCompression: 'none',
+          csvCompression: more.csvCompression ?? 'none',
           csvBom: true,
           matchRateThreshold: 0.8,
           sourceBaseUrl: 'http://wfm.example',
@@ -129,6 +132,37 @@ describe('EXPORT_THREADS', () => {
     const rendered = recorded.lines().find((line) => line['msg'] === 'shifts rendered');
     expect(rendered?.['threadBatches']).toBeGreaterThan(20);
     expect(Number(rendered?.['styleRetries'])).toBeLessThan(Number(rendered?.['threadBatches']) / 4);
+  });
+
+  it('writes a CSV-only export worked on 2, 3 and 4 export threads as the same bytes as on one (golden)', async () => {
+    const one = await exportWith(1, folder(), ['csv']);
+    for (const threads of [2, 3, 4]) expect(await exportWith(threads, folder(), ['csv'])).toEqual(one);
+    const csvFiles = Object.fromEntries(Object.entries(GOLDEN).filter(([name]) => name !== 'shifts.xlsx'));
+    expect(hashes(one)).toMatchObject(csvFiles);
+    // With a scope filter and gzip too: filtered_out counted the same, the same compressed bytes.
+    const filter = { divisions: [1, 3] };
+    const filtered = await exportWith(1, folder(), ['csv'], silentLogger, { filter, csvCompression: 'gzip' });
+    expect(filtered.counts.filtered_out).toBeGreaterThan(0);
+    expect(await exportWith(3, folder(), ['csv'], silentLogger, { filter, csvCompression: 'gzip' })).toEqual(
+      filtered,
+    );
+  });
+
+  it('fails a CSV-only export when an export thread dies, publishing nothing', async () => {
+    const dest = folder();
+    const onStart = (message: unknown): void => {
+      void (message as { thread: Worker }).thread.terminate();
+    };
+    subscribe(renderThreadStarted.name, onStart);
+    try {
+      await expect(exportWith(2, dest, ['csv'])).rejects.toMatchObject({
+        code: 'EXPORT_THREAD_FAILED',
+        retryable: true,
+      });
+    } finally {
+      unsubscribe(renderThreadStarted.name, onStart);
+    }
+    expect(readdirSync(dest)).toEqual([]);
   });
 
   it('fails the export when a render thread dies, publishing nothing', async () => {

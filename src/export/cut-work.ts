@@ -1,0 +1,203 @@
+// Everything an export does to one row that needs no other row, done to a whole cut of the report
+// at once, on whichever thread parses it (shift-threads.ts): parse, validate, the scope filter,
+// localise, the window, enrich, and then for each row that passed: its CSV record, its fingerprint
+// for change tracking, and the compact facts the statistics need. What needs the whole report —
+// duplicates, statistics, report order, the files — stays on the export's thread
+// (worked-cut-pipeline.ts), which reads only these typed arrays and the rendered bytes.
+//
+// Every output is a function of the cut's bytes and the setup alone, so the export is the same
+// bytes whichever thread worked which cut (test/export/export-threads.int.test.ts).
+
+import type { Period } from '../domain/period.js';
+import type { RejectedRow } from '../domain/rejected-row.js';
+import type { RowFilter } from '../domain/row-filter.js';
+import { SHIFT_COLUMNS } from '../domain/shift-columns.js';
+import type { ShiftRecord } from '../domain/shift-record.js';
+import { RowHasher } from '../changes/row-hash.js';
+import { enrichShift, type DivisionDirectory } from '../pipeline/enrich.js';
+import { localiseShift } from '../pipeline/localise.js';
+import { ScopeFilter } from '../pipeline/scope-filter.js';
+import { isRejected, validateShift } from '../pipeline/validate.js';
+import { BusinessDayWindow } from '../pipeline/window.js';
+import { CsvRecordEncoder, type CsvTableOptions } from '../render/csv/csv-table-writer.js';
+import { idsOf } from '../wfm/resume-position.js';
+import { parseCut, type ScannedCut } from '../wfm/scanned-cut.js';
+
+/** What a thread works cuts with: the same on every thread. */
+export interface CutWorkSetup {
+  readonly period: Period;
+  readonly divisions: DivisionDirectory;
+  readonly filter: RowFilter | undefined;
+  /** shifts.csv's options; none: no CSV records are rendered. */
+  readonly csv: CsvTableOptions | undefined;
+}
+
+/** What became of each row of a cut. */
+export const ROW_ADMITTED = 0;
+export const ROW_REJECTED = 1;
+export const ROW_OUTSIDE_WINDOW = 2;
+export const ROW_FILTERED_OUT = 3;
+
+/** The facts of an admitted row, FACTS numbers each, in this order. */
+export const FACT = {
+  id: 0,
+  businessDay: 1,
+  divisionId: 2,
+  regionId: 3,
+  shopId: 4,
+  userId: 5,
+  duration: 6,
+  /** 1 true, 0 false, -1 null. */
+  startMatch: 7,
+  finishMatch: 8,
+  /** NaN for null. */
+  startDistance: 9,
+  finishDistance: 10,
+  autoFinished: 11,
+  flagged: 12,
+} as const;
+export const FACTS = 13;
+
+/** The labels of an admitted row, LABELS string indexes each (-1: null), in this order. */
+export const LABEL = {
+  divisionName: 0,
+  regionName: 1,
+  shopSap: 2,
+  shopLocality: 3,
+  userLogin: 4,
+  userDisplayName: 5,
+} as const;
+export const LABELS = 6;
+
+export interface WorkedCut {
+  /** Every row's id where readable (a safe integer), else NaN: the reader's resume position. */
+  readonly ids: Float64Array;
+  /** Every row's ROW_* outcome. */
+  readonly outcomes: Uint8Array;
+  /** The rejected rows, in order. */
+  readonly rejected: readonly RejectedRow[];
+  /** Of the admitted rows, in order: */
+  readonly facts: Float64Array;
+  readonly labels: Int32Array;
+  /** The distinct label texts of the cut. */
+  readonly strings: readonly string[];
+  /** 8 bytes each: the fingerprint change tracking keeps (row-hash.ts). */
+  readonly hashes: Uint8Array;
+  /** Their CSV records one after another, and where each ends; none without a CSV. */
+  readonly csv: Uint8Array | undefined;
+  readonly csvEnds: Int32Array | undefined;
+}
+
+const hasher = new RowHasher<ShiftRecord>(SHIFT_COLUMNS);
+
+/** Works cuts on one thread; the encoder and the stages are made once. */
+export class CutWorker {
+  readonly #setup: CutWorkSetup;
+  readonly #csv: CsvRecordEncoder<ShiftRecord> | undefined;
+
+  constructor(setup: CutWorkSetup) {
+    this.#setup = setup;
+    this.#csv = setup.csv === undefined ? undefined : new CsvRecordEncoder(SHIFT_COLUMNS, setup.csv);
+  }
+
+  work(cut: ScannedCut): WorkedCut {
+    const rows = parseCut(cut);
+    const texts = rows.texts;
+    const n = rows.length;
+    const outcomes = new Uint8Array(n);
+    const rejected: RejectedRow[] = [];
+    const records: ShiftRecord[] = [];
+    // Per cut, so that what a row meets never depends on which thread had which cuts before.
+    const window = new BusinessDayWindow(this.#setup.period);
+    const scope = this.#setup.filter === undefined ? undefined : new ScopeFilter(this.#setup.filter);
+    for (let i = 0; i < n; i++) {
+      const valid = validateShift(rows[i], texts, i);
+      if (isRejected(valid)) {
+        outcomes[i] = ROW_REJECTED;
+        rejected.push(valid);
+        continue;
+      }
+      if (scope !== undefined && !scope.admits(valid.shift)) {
+        outcomes[i] = ROW_FILTERED_OUT;
+        continue;
+      }
+      const localised = localiseShift(valid);
+      if (!window.admits(localised)) {
+        outcomes[i] = ROW_OUTSIDE_WINDOW;
+        continue;
+      }
+      records.push(enrichShift(localised, this.#setup.divisions));
+    }
+    texts?.release();
+    const ids = idsOf(rows);
+    return { ids, outcomes, rejected, ...this.#admitted(records) };
+  }
+
+  #admitted(records: readonly ShiftRecord[]): Omit<WorkedCut, 'ids' | 'outcomes' | 'rejected'> {
+    const facts = new Float64Array(records.length * FACTS);
+    const labels = new Int32Array(records.length * LABELS);
+    const strings: string[] = [];
+    const indexes = new Map<string, number>();
+    const label = (text: string | null): number => {
+      if (text === null) return -1;
+      let index = indexes.get(text);
+      if (index === undefined) {
+        index = strings.push(text) - 1;
+        indexes.set(text, index);
+      }
+      return index;
+    };
+    // Not from Node's shared pool: the buffer is transferred to the export's thread.
+    const hashes = Buffer.allocUnsafeSlow(records.length * 8);
+    for (let k = 0; k < records.length; k++) {
+      const record = records[k] as ShiftRecord;
+      const shift = record.shift;
+      const f = k * FACTS;
+      facts[f + FACT.id] = shift.id;
+      facts[f + FACT.businessDay] = record.businessDay;
+      facts[f + FACT.divisionId] = shift.division_id;
+      facts[f + FACT.regionId] = shift.region_id;
+      facts[f + FACT.shopId] = shift.shop_id;
+      facts[f + FACT.userId] = shift.user_id;
+      facts[f + FACT.duration] = shift.duration;
+      facts[f + FACT.startMatch] = matchFact(shift.start_location_match);
+      facts[f + FACT.finishMatch] = matchFact(shift.finish_location_match);
+      facts[f + FACT.startDistance] = shift.start_location_distance ?? Number.NaN;
+      facts[f + FACT.finishDistance] = shift.finish_location_distance ?? Number.NaN;
+      facts[f + FACT.autoFinished] = shift.auto_finished ? 1 : 0;
+      facts[f + FACT.flagged] = record.qualityFlags === '' ? 0 : 1;
+      const l = k * LABELS;
+      labels[l + LABEL.divisionName] = label(shift.division_name);
+      labels[l + LABEL.regionName] = label(shift.region_name);
+      labels[l + LABEL.shopSap] = label(shift.shop_sap);
+      labels[l + LABEL.shopLocality] = label(shift.shop_locality);
+      labels[l + LABEL.userLogin] = label(shift.user_login);
+      labels[l + LABEL.userDisplayName] = label(shift.user_display_name);
+      hasher.hashInto(record, hashes, k * 8);
+    }
+    const csv =
+      this.#csv === undefined ? { csv: undefined, csvEnds: undefined } : this.#csvOf(this.#csv, records);
+    return { facts, labels, strings, hashes, ...csv };
+  }
+
+  #csvOf(
+    encoder: CsvRecordEncoder<ShiftRecord>,
+    records: readonly ShiftRecord[],
+  ): { csv: Uint8Array; csvEnds: Int32Array } {
+    const texts = records.map((record) => encoder.record(record));
+    const csvEnds = new Int32Array(records.length);
+    let bytes = 0;
+    for (let k = 0; k < texts.length; k++) {
+      bytes += Buffer.byteLength(texts[k] as string);
+      csvEnds[k] = bytes;
+    }
+    const csv = Buffer.allocUnsafeSlow(bytes);
+    let at = 0;
+    for (const text of texts) at += csv.write(text, at);
+    return { csv, csvEnds };
+  }
+}
+
+function matchFact(match: boolean | null): number {
+  return match === null ? -1 : match ? 1 : 0;
+}

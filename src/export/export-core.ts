@@ -1,0 +1,83 @@
+// How an export works the report's rows: on export threads, each cut parsed once there and all its
+// per-row work done with it (cut-work.ts, shift-threads.ts), the export's thread keeping only what
+// needs the whole report (worked-cut-pipeline.ts); or, where those threads cannot yet render what
+// the export writes, on the export's thread (shift-pipeline.ts), with the workbook's rows rendered
+// on render threads (render-pool.ts). Both give the same bytes (test/export/export-threads.int.test.ts).
+//
+// Export threads work CSV-only exports, not split by division: the workbook's sheet rows, Parquet's
+// columns and a division's spool still need each row's record on the export's thread.
+
+import type { ExportCounts } from '../domain/export-counts.js';
+import type { ExportFormat } from '../domain/export-format.js';
+import type { Period } from '../domain/period.js';
+import type { RowFilter } from '../domain/row-filter.js';
+import type { ExportSummaries } from '../domain/summary.js';
+import type { DivisionDirectory } from '../pipeline/enrich.js';
+import type { GroupMemory } from '../pipeline/group-spill.js';
+import { ShiftPipeline } from '../pipeline/shift-pipeline.js';
+import type { ReadProgress } from '../wfm/report-reader.js';
+import { csvTableOptions } from './csv-tables-output.js';
+import type { ExportSettings } from './export-settings.js';
+import { ShiftThreads } from './shift-threads.js';
+import type { ShiftSource } from './shift-source.js';
+import { streamBatches, streamWorkedCuts, type StreamOptions } from './stream-batches.js';
+import type { TableOutput } from './table-output.js';
+import { WorkedCutPipeline } from './worked-cut-pipeline.js';
+
+export interface ExportCore {
+  /** Streams the whole report into `outputs`; how the read went (undefined: it never started). */
+  stream(outputs: TableOutput, options: StreamOptions): Promise<ReadProgress | undefined>;
+  readonly counts: ExportCounts;
+  /** The summaries of every exported row. */
+  finish(): ExportSummaries;
+  /** Ends the export threads, however the export ended. */
+  close(): Promise<void>;
+}
+
+export interface ExportCoreOptions {
+  readonly period: Period;
+  readonly formats: readonly ExportFormat[];
+  readonly filter: RowFilter | undefined;
+  readonly split: 'division' | undefined;
+  readonly divisions: DivisionDirectory;
+  readonly groupMemory: GroupMemory | undefined;
+  readonly settings: ExportSettings;
+}
+
+export function openExportCore(source: ShiftSource, options: ExportCoreOptions): ExportCore {
+  const { period, formats, filter, divisions, groupMemory, settings } = options;
+  const threads = settings.threads ?? 1;
+  const readParsedShifts = source.readParsedShifts?.bind(source);
+  const onThreads =
+    threads > 1 &&
+    readParsedShifts !== undefined &&
+    options.split === undefined &&
+    formats.length > 0 &&
+    formats.every((format) => format === 'csv');
+  if (!onThreads || readParsedShifts === undefined) {
+    const pipeline = new ShiftPipeline({
+      period,
+      divisions,
+      filter,
+      ...(groupMemory === undefined ? {} : { groupMemory }),
+    });
+    return {
+      stream: (outputs, stream) => streamBatches(source, pipeline, outputs, stream),
+      get counts() {
+        return pipeline.counts;
+      },
+      finish: () => pipeline.finish(),
+      close: () => Promise.resolve(),
+    };
+  }
+  const workers = new ShiftThreads(threads, { period, divisions, filter, csv: csvTableOptions(settings) });
+  const pipeline = new WorkedCutPipeline({ divisions, groupMemory, filtered: filter !== undefined });
+  return {
+    stream: (outputs, stream) => streamWorkedCuts({ readParsedShifts }, workers, pipeline, outputs, stream),
+    get counts() {
+      return pipeline.counts;
+    },
+    finish: () => pipeline.finish(),
+    close: () => workers.close(),
+  };
+}

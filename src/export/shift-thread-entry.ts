@@ -1,0 +1,46 @@
+// The body of an export thread (shift-threads.ts starts it): works the cuts it is sent, in the
+// order sent, and posts each answer back with its buffers transferred. A cut that is not JSON is
+// answered as malformed (the reader rewinds to a wrong guess, or fails the read); a cut that
+// cannot be worked otherwise is answered with its error; anything else that breaks ends the
+// thread, which the pool reports as EXPORT_THREAD_FAILED.
+
+import { parentPort, workerData } from 'node:worker_threads';
+import { JsonArrayScanError } from '../wfm/json-array-scan-error.js';
+import { CutWorker, type CutWorkSetup } from './cut-work.js';
+import type { FromShiftThread, ToShiftThread } from './shift-threads.js';
+
+const port = parentPort;
+if (port === null) throw new Error('shift-thread-entry runs only as a worker thread');
+const worker = new CutWorker(workerData as CutWorkSetup);
+
+port.on('message', ({ seq, bytes, start, end }: ToShiftThread) => {
+  let answer: FromShiftThread;
+  const transfer: ArrayBuffer[] = [];
+  try {
+    const cut = {
+      bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      start,
+      end,
+      guessed: false,
+    };
+    const worked = worker.work(cut);
+    answer = { seq, worked };
+    for (const array of [
+      worked.ids,
+      worked.outcomes,
+      worked.facts,
+      worked.labels,
+      worked.hashes,
+      worked.csv,
+      worked.csvEnds,
+    ])
+      if (array !== undefined && array.byteLength > 0 && !transfer.includes(array.buffer as ArrayBuffer))
+        transfer.push(array.buffer as ArrayBuffer);
+  } catch (error) {
+    answer =
+      error instanceof JsonArrayScanError && error.kind === 'malformed'
+        ? { seq, malformed: error.message }
+        : { seq, error: error instanceof Error ? error.message : String(error) };
+  }
+  port.postMessage(answer, transfer);
+});

@@ -1,0 +1,220 @@
+// The export thread's part of an export whose rows are worked on export threads (cut-work.ts):
+// only what needs the whole report. In report order, range by range as the reader hands them out,
+// it drops repeated ids (the first sighting is exported), adds each exported row's facts to the
+// statistics, counts every row's outcome, and gathers the exported rows' CSV records and
+// fingerprints; a dropped row's bytes are skipped. The counts add up as ShiftPipeline's do:
+// fetched = exported + rejected + duplicates + outside_window (+ filtered_out with a filter).
+
+import type { ExportCounts } from '../domain/export-counts.js';
+import type { RejectedRow } from '../domain/rejected-row.js';
+import type { ExportSummaries } from '../domain/summary.js';
+import { ShiftAggregator, type AggregateShift } from '../pipeline/aggregate.js';
+import { DuplicateFilter } from '../pipeline/dedup.js';
+import type { DivisionDirectory } from '../pipeline/enrich.js';
+import type { GroupMemory } from '../pipeline/group-spill.js';
+import type { RowRange } from '../wfm/resume-position.js';
+import {
+  FACT,
+  FACTS,
+  LABEL,
+  LABELS,
+  ROW_ADMITTED,
+  ROW_FILTERED_OUT,
+  ROW_OUTSIDE_WINDOW,
+  ROW_REJECTED,
+  type WorkedCut,
+} from './cut-work.js';
+
+/** The exported rows of a batch, rendered on the export threads. */
+export interface WorkedRows {
+  readonly count: number;
+  /** Their shifts.csv records, in order; none when the export writes no CSV. */
+  readonly csv: Buffer | undefined;
+  /** Their ids, and their 8-byte fingerprints one after another, for change tracking. */
+  readonly ids: Float64Array;
+  readonly hashes: Buffer;
+}
+
+export interface WorkedBatch {
+  readonly worked: WorkedRows;
+  readonly rejected: readonly RejectedRow[];
+}
+
+export interface WorkedCutPipelineOptions {
+  readonly divisions: DivisionDirectory;
+  readonly groupMemory?: GroupMemory | undefined;
+  /** The export has a scope filter: its counts then say filtered_out. */
+  readonly filtered: boolean;
+}
+
+export class WorkedCutPipeline {
+  readonly #dedup = new DuplicateFilter();
+  readonly #aggregator: ShiftAggregator;
+  readonly #filtered: boolean;
+  /** One object, refilled for each row the statistics read (they keep no row). */
+  readonly #row = emptyRow();
+  #fetched = 0;
+  #exported = 0;
+  #rejected = 0;
+  #flagged = 0;
+  #outside = 0;
+  #filteredOut = 0;
+
+  constructor(options: WorkedCutPipelineOptions) {
+    this.#aggregator = new ShiftAggregator(options.divisions, options.groupMemory);
+    this.#filtered = options.filtered;
+  }
+
+  /** Takes the ranges the reader handed out together, in order. */
+  take(ranges: readonly RowRange<WorkedCut>[]): WorkedBatch {
+    const rejected: RejectedRow[] = [];
+    const csv: Buffer[] = [];
+    const ids: number[] = [];
+    const hashes: Buffer[] = [];
+    for (const range of ranges) this.#takeRange(range, rejected, csv, ids, hashes);
+    const count = ids.length;
+    this.#exported += count;
+    this.#rejected += rejected.length;
+    return {
+      worked: {
+        count,
+        csv: csv.length === 0 ? (count === 0 ? undefined : Buffer.alloc(0)) : concat(csv),
+        ids: Float64Array.from(ids),
+        hashes: concat(hashes),
+      },
+      rejected,
+    };
+  }
+
+  get counts(): ExportCounts {
+    return {
+      fetched: this.#fetched,
+      exported: this.#exported,
+      rejected: this.#rejected,
+      duplicates: this.#dedup.duplicates,
+      outside_window: this.#outside,
+      flagged: this.#flagged,
+      ...(this.#filtered ? { filtered_out: this.#filteredOut } : {}),
+    };
+  }
+
+  /** The summaries of every exported row so far. */
+  finish(): ExportSummaries {
+    return this.#aggregator.finish();
+  }
+
+  #takeRange(
+    { batch: cut, from, to }: RowRange<WorkedCut>,
+    rejected: RejectedRow[],
+    csv: Buffer[],
+    ids: number[],
+    hashes: Buffer[],
+  ): void {
+    const { outcomes, facts, csvEnds } = cut;
+    // Where the range's first row stands among the cut's admitted and rejected rows.
+    let admitted = 0;
+    let refused = 0;
+    for (let i = 0; i < from; i++) {
+      if (outcomes[i] === ROW_ADMITTED) admitted++;
+      else if (outcomes[i] === ROW_REJECTED) refused++;
+    }
+    const csvBytes = cut.csv === undefined ? undefined : asBuffer(cut.csv);
+    const hashBytes = asBuffer(cut.hashes);
+    // Consecutive exported rows' records are taken as one piece.
+    let pieceStart = -1;
+    let pieceEnd = -1;
+    const flush = (): void => {
+      if (csvBytes !== undefined && pieceStart >= 0) csv.push(csvBytes.subarray(pieceStart, pieceEnd));
+      pieceStart = -1;
+    };
+    for (let i = from; i < to; i++) {
+      const outcome = outcomes[i];
+      if (outcome === ROW_REJECTED) rejected.push(cut.rejected[refused++] as RejectedRow);
+      else if (outcome === ROW_OUTSIDE_WINDOW) this.#outside++;
+      else if (outcome === ROW_FILTERED_OUT) this.#filteredOut++;
+      else {
+        const k = admitted++;
+        const id = facts[k * FACTS + FACT.id] as number;
+        if (!this.#dedup.admitsId(id)) {
+          flush();
+          continue;
+        }
+        this.#aggregate(cut, k);
+        ids.push(id);
+        hashes.push(hashBytes.subarray(k * 8, k * 8 + 8));
+        if (csvEnds !== undefined) {
+          const start = k === 0 ? 0 : (csvEnds[k - 1] as number);
+          if (pieceStart < 0) pieceStart = start;
+          pieceEnd = csvEnds[k] as number;
+        }
+      }
+    }
+    flush();
+    this.#fetched += to - from;
+  }
+
+  #aggregate(cut: WorkedCut, k: number): void {
+    const { facts, labels, strings } = cut;
+    const f = k * FACTS;
+    const l = k * LABELS;
+    const text = (index: number): string | null => (index < 0 ? null : (strings[index] as string));
+    const row = this.#row;
+    row.division_id = facts[f + FACT.divisionId] as number;
+    row.region_id = facts[f + FACT.regionId] as number;
+    row.shop_id = facts[f + FACT.shopId] as number;
+    row.user_id = facts[f + FACT.userId] as number;
+    row.duration = facts[f + FACT.duration] as number;
+    row.start_location_match = match(facts[f + FACT.startMatch] as number);
+    row.finish_location_match = match(facts[f + FACT.finishMatch] as number);
+    row.start_location_distance = distance(facts[f + FACT.startDistance] as number);
+    row.finish_location_distance = distance(facts[f + FACT.finishDistance] as number);
+    row.auto_finished = facts[f + FACT.autoFinished] === 1;
+    row.division_name = text(labels[l + LABEL.divisionName] as number) ?? '';
+    row.region_name = text(labels[l + LABEL.regionName] as number) ?? '';
+    row.shop_sap = text(labels[l + LABEL.shopSap] as number) ?? '';
+    row.shop_locality = text(labels[l + LABEL.shopLocality] as number);
+    row.user_login = text(labels[l + LABEL.userLogin] as number) ?? '';
+    row.user_display_name = text(labels[l + LABEL.userDisplayName] as number) ?? '';
+    this.#aggregator.addShift(row, facts[f + FACT.businessDay] as number);
+    if (facts[f + FACT.flagged] === 1) this.#flagged++;
+  }
+}
+
+type MutableRow = { -readonly [K in keyof AggregateShift]: AggregateShift[K] };
+
+function emptyRow(): MutableRow {
+  return {
+    division_id: 0,
+    division_name: '',
+    region_id: 0,
+    region_name: '',
+    shop_id: 0,
+    shop_sap: '',
+    shop_locality: null,
+    user_id: 0,
+    user_login: '',
+    user_display_name: '',
+    duration: 0,
+    start_location_match: null,
+    finish_location_match: null,
+    auto_finished: false,
+    start_location_distance: null,
+    finish_location_distance: null,
+  };
+}
+
+function match(fact: number): boolean | null {
+  return fact < 0 ? null : fact === 1;
+}
+
+function distance(fact: number): number | null {
+  return Number.isNaN(fact) ? null : fact;
+}
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+function concat(pieces: readonly Buffer[]): Buffer {
+  return pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces);
+}
