@@ -8,7 +8,7 @@
 
 import type { GroupStats, SummaryRows } from '../domain/summary.js';
 import type { GroupAccumulator } from './group-accumulator.js';
-import { labelBytes, MemoryBudget, SUMMARY_BYTES, type GroupMemory } from './group-memory.js';
+import { MemoryBudget, type GroupMemory } from './group-memory.js';
 import { MinHeap } from './min-heap.js';
 import { compareNameThenId } from './name-order.js';
 import { RecordBuilder, RunFile, type RecordReader } from './record-runs.js';
