@@ -8,6 +8,7 @@
 //   --formats F       csv, xlsx, csv,xlsx… (default csv,xlsx)
 //   --user-per-row    a sandbox whose every row is its own user (the --cardinality line)
 //   --set K=V         a setting for the export (e.g. --set EXPORT_MEMORY_MB=32), repeatable
+//   --help            these options
 //
 // The report comes uncompressed unless WFM_COMPRESSION=true is set, as the bench reads it.
 // MEMORY_TIMELINE=true also prints each thread's RSS, heap and external memory every 2 s.
@@ -30,8 +31,18 @@ const { values } = parseArgs({
     formats: { type: 'string', default: 'csv,xlsx' },
     'user-per-row': { type: 'boolean', default: false },
     set: { type: 'string', multiple: true, default: [] },
+    help: { type: 'boolean', default: false },
   },
 });
+if (values.help) {
+  console.log(`node dist/bench/memory-profile.js [options]: peak RSS of one \`shift-export run\` against the sandbox
+  --rows N          report rows (default 300000)
+  --formats F       csv, xlsx, csv,xlsx… (default csv,xlsx)
+  --user-per-row    a sandbox whose every row is its own user
+  --set K=V         a setting for the export (e.g. --set EXPORT_MEMORY_MB=32), repeatable
+WFM_COMPRESSION=true asks for a compressed report; MEMORY_TIMELINE=true prints each thread's memory every 2 s.`);
+  process.exit(0);
+}
 const rows = Number(values.rows);
 if (!Number.isInteger(rows) || rows < 1) throw new Error('--rows must be a positive whole number');
 const settings = Object.fromEntries(

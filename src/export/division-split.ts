@@ -108,7 +108,7 @@ export class DivisionSplit implements TableOutput {
     const { setup, formats, files, groupMemory } = this.#o;
     // The division's spilled groups are removed once its files are written, not at the export's end.
     const divisionTemp = new TempFolder(this.#o.temp.directory);
-    const memory = groupMemory && { budgetBytes: groupMemory.budgetBytes, temp: divisionTemp };
+    const memory = groupMemory && { ...groupMemory, temp: divisionTemp };
     const id = spooled.divisionId;
     const opened: ExportFile[] = [];
     const divisionFiles = files.division(id, divisionFolder(id));

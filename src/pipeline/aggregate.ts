@@ -4,9 +4,10 @@
 // keyed by id and labelled with the names of their latest row; divisions listed in the metadata
 // without a shift appear with zero shifts and their metadata name.
 //
-// User and shop groups, the many, live in memory up to a budget (GroupMemory, EXPORT_MEMORY_MB)
-// and spill to sorted runs on disk beyond it, merged at the end with the same exact statistics
-// (group-spill.ts); divisions and regions are few and always stay.
+// User and shop groups, the many, live in memory up to a budget (EXPORT_MEMORY_MB: their estimated
+// bytes, and the thread's measured memory, group-memory.ts) and spill to sorted runs on disk beyond
+// it, merged at the end with the same exact statistics (group-spill.ts); divisions and regions are
+// few and always stay.
 //
 // Labels are replaced only when they change: keeping the latest row's own string (or the row)
 // would keep every row alive until its group's next row, which costs more GC than everything else.
@@ -29,16 +30,11 @@ import {
 } from '../domain/summary.js';
 import type { DivisionDirectory } from './enrich.js';
 import { GroupAccumulator } from './group-accumulator.js';
-import {
-  GROUP_BYTES,
-  labelBytes,
-  SpilledGroups,
-  SUMMARY_BYTES,
-  type GroupMemory,
-  type SpillLevel,
-} from './group-spill.js';
+import { GROUP_BYTES, labelBytes, MemoryBudget, SUMMARY_BYTES, type GroupMemory } from './group-memory.js';
+import { SpilledGroups } from './group-spill.js';
 import { sortByNameThenId } from './name-order.js';
 import { PendingDistances } from './pending-distances.js';
+import type { SpillLevel } from './spill-level.js';
 
 /** What the statistics read of a row: its groups, their labels, and the facts counted. */
 export type AggregateShift = Pick<
@@ -195,7 +191,7 @@ export class ShiftAggregator {
   private readonly days = new Map<number, DayGroup>();
   private readonly spilledShops: SpilledGroups<ShopGroup, ShopSummary> | null;
   private readonly spilledUsers: SpilledGroups<UserGroup, UserSummary> | null;
-  private readonly budgetBytes: number;
+  private readonly budget: MemoryBudget;
   /** Estimated bytes of the shop and of the user groups in memory. */
   private shopBytes = 0;
   private userBytes = 0;
@@ -205,7 +201,7 @@ export class ShiftAggregator {
     private readonly directory: DivisionDirectory,
     memory?: GroupMemory,
   ) {
-    this.budgetBytes = memory?.budgetBytes ?? Number.POSITIVE_INFINITY;
+    this.budget = new MemoryBudget(memory);
     this.spilledShops = memory === undefined ? null : new SpilledGroups(SHOP_LEVEL, memory);
     this.spilledUsers = memory === undefined ? null : new SpilledGroups(USER_LEVEL, memory);
   }
@@ -242,7 +238,7 @@ export class ShiftAggregator {
       this.days.set(businessDay, day);
     }
     day.add(shift);
-    if (this.shopBytes + this.userBytes > this.budgetBytes) this.spill();
+    if (this.budget.exceeded(this.shopBytes + this.userBytes)) this.spill();
   }
 
   /**
@@ -251,7 +247,7 @@ export class ShiftAggregator {
    */
   private mustSpill(spilled: { readonly spilled: boolean } | null, groups: number): boolean {
     if (spilled === null) return false;
-    return spilled.spilled || this.shopBytes + this.userBytes + groups * SUMMARY_BYTES > this.budgetBytes;
+    return spilled.spilled || this.budget.wouldPass(this.shopBytes + this.userBytes, groups * SUMMARY_BYTES);
   }
 
   /** Writes the user and shop groups to their runs on disk and starts them again empty. */

@@ -1,54 +1,24 @@
-// Groups past the memory budget: when the user and shop groups of an export would hold more than
-// EXPORT_MEMORY_MB, their state so far (labels, counters, distances as (value, times) pairs) is
-// written to a temp file as a run sorted by id, and the groups start again empty. At the end the
-// runs are merged by id: counters add up, the distances of a group come together for its exact
-// MEDIAN and PERCENTILE.INC, and its labels are those of its latest run (so of its latest row, as
-// in memory). The summaries, too many to hold, go through an external sort by name (runs of
-// sorted summaries, merged while the table is written), read back as often as a writer needs.
-// An export that stays within the budget never writes here and holds its summaries as arrays.
+// Groups past the memory budget: when the user and shop groups of an export hold more than
+// EXPORT_MEMORY_MB allows (group-memory.ts), their state so far (labels, counters, distances as
+// (value, times) pairs) is written to a temp file as a run sorted by id, a record at a time through
+// the run file's 1 MiB buffer, and the groups start again empty. At the end the runs are merged by
+// id: counters add up, the distances of a group come together for its exact MEDIAN and
+// PERCENTILE.INC, and its labels are those of its latest run (so of its latest row, as in memory).
+// The summaries, too many to hold, go through an external sort by name (summary-sorter.ts), read
+// back as often as a writer needs. An export that stays within the budget never writes here and
+// holds its summaries as arrays.
 
 import type { GroupStats, SummaryRows } from '../domain/summary.js';
-import type { TempFolder } from '../temp-file.js';
 import { percentileInc } from './distance-distribution.js';
 import type { GroupAccumulator } from './group-accumulator.js';
-import { compareNameThenId, sortByNameThenId } from './name-order.js';
+import type { GroupMemory } from './group-memory.js';
+import { MinHeap } from './min-heap.js';
 import { RecordBuilder, RunFile, type RecordReader } from './record-runs.js';
+import type { SpillLevel } from './spill-level.js';
+import { SummarySorter } from './summary-sorter.js';
 
-export interface GroupMemory {
-  /** Bytes the user and shop groups, and then their summaries, may hold (EXPORT_MEMORY_MB). */
-  readonly budgetBytes: number;
-  /** Where runs go; the caller disposes of it once the summaries are written. */
-  readonly temp: TempFolder;
-}
-
-/** Memory of a group without its labels: object, accumulator, map entry, a slab block (docs/performance.md). */
-export const GROUP_BYTES = 370;
-/** Memory of a summary without its labels: object, statistics and its sort entry (docs/performance.md). */
-export const SUMMARY_BYTES = 330;
-
-/** Bytes the label texts add (two a character: most names here are not Latin-1). */
-export function labelBytes(labels: readonly (string | null)[]): number {
-  let bytes = 0;
-  for (const label of labels) bytes += label === null ? 0 : 2 * label.length;
-  return bytes;
-}
-
-/** How one level of groups (users, shops) is labelled and summarised. */
-export interface SpillLevel<
-  G extends { readonly stats: GroupAccumulator },
-  S extends { readonly stats: GroupStats },
-> {
-  /** Goes into the temp files' names. */
-  readonly label: string;
-  /** How many labels labels() gives. */
-  readonly labelCount: number;
-  labels(group: G): readonly (string | null)[];
-  summaryLabels(summary: S): readonly (string | null)[];
-  summary(id: number, labels: readonly (string | null)[], stats: GroupStats): S;
-  id(summary: S): number;
-  /** The name the table is sorted by. */
-  name(summary: S): string;
-}
+// Where the stages (shift-pipeline.ts) and the export import the budget's type from.
+export type { GroupMemory } from './group-memory.js';
 
 const COUNTERS = 10;
 
@@ -178,23 +148,20 @@ export class SpilledGroups<
     const sorter = new SummarySorter(this.#level, this.#memory);
     if (runs === null) return sorter.finish();
     const labelCount = this.#level.labelCount;
-    const heads = runs.runs.map((run) => ({ reader: runs.reader(run), id: 0, done: false }));
-    const advance = (head: (typeof heads)[number]): void => {
-      head.done = !head.reader.next();
-      if (!head.done) head.id = head.reader.number();
-    };
-    heads.forEach(advance);
+    // By id, then in the order the runs were written: a group's latest labels are read last.
+    const heap = new MinHeap<GroupHead>((a, b) => a.id < b.id || (a.id === b.id && a.run < b.run));
+    runs.runs.forEach((range, run) => {
+      const head = { reader: runs.reader(range), id: 0, run };
+      if (advance(head)) heap.push(head);
+    });
     const merged = new MergedGroup();
-    for (;;) {
-      let id = Number.POSITIVE_INFINITY;
-      for (const head of heads) if (!head.done && head.id < id) id = head.id;
-      if (id === Number.POSITIVE_INFINITY) break;
+    for (let head = heap.peek(); head !== undefined; head = heap.peek()) {
+      const id = head.id;
       merged.clear();
-      // Runs in the order they were written: the latest labels come last.
-      for (const head of heads) {
-        if (head.done || head.id !== id) continue;
+      for (; head !== undefined && head.id === id; head = heap.peek()) {
         merged.read(head.reader, labelCount);
-        advance(head);
+        if (advance(head)) heap.replaceTop(head);
+        else heap.pop();
       }
       sorter.add(this.#level.summary(id, merged.labels, merged.stats()));
     }
@@ -202,148 +169,17 @@ export class SpilledGroups<
   }
 }
 
-/** The numbers of a GroupStats in the order a run stores them; a null distance is stored as NaN. */
-const STATS_FIELDS = [
-  'shifts',
-  'durationSeconds',
-  'startChecked',
-  'startMatched',
-  'finishChecked',
-  'finishMatched',
-  'bothChecked',
-  'bothMatched',
-  'noLocation',
-  'startDistanceMedian',
-  'startDistanceP90',
-  'finishDistanceMedian',
-  'finishDistanceP90',
-  'autoFinished',
-] as const satisfies readonly (keyof GroupStats)[];
-
-function writeStats(out: RecordBuilder, stats: GroupStats): void {
-  for (const field of STATS_FIELDS) out.number(stats[field] ?? Number.NaN);
+/** One run's reader, at the id of its next group. */
+interface GroupHead {
+  readonly reader: RecordReader;
+  id: number;
+  /** The run's place in the file: runs written later hold later labels. */
+  readonly run: number;
 }
 
-function readStats(reader: RecordReader): GroupStats {
-  const stats: Record<string, number | null> = {};
-  for (const field of STATS_FIELDS) {
-    const value = reader.number();
-    stats[field] = Number.isNaN(value) ? null : value;
-  }
-  return stats as unknown as GroupStats;
-}
-
-/**
- * Summaries in, the table sorted by name then id out: an array while they fit the budget, else
- * sorted runs in a temp file merged whenever the table is read.
- */
-class SummarySorter<
-  G extends { readonly stats: GroupAccumulator },
-  S extends { readonly stats: GroupStats },
-> {
-  readonly #level: SpillLevel<G, S>;
-  readonly #memory: GroupMemory;
-  readonly #record = new RecordBuilder();
-  #buffer: S[] = [];
-  #bufferBytes = 0;
-  #count = 0;
-  #runs: RunFile | null = null;
-
-  constructor(level: SpillLevel<G, S>, memory: GroupMemory) {
-    this.#level = level;
-    this.#memory = memory;
-  }
-
-  add(summary: S): void {
-    this.#buffer.push(summary);
-    this.#count++;
-    this.#bufferBytes += SUMMARY_BYTES + labelBytes(this.#level.summaryLabels(summary));
-    if (this.#bufferBytes > this.#memory.budgetBytes) this.#writeRun();
-  }
-
-  finish(): SummaryRows<S> {
-    if (this.#runs === null) return this.#sorted();
-    this.#writeRun();
-    return new SpilledSummaries(this.#level, this.#runs, this.#count);
-  }
-
-  #sorted(): S[] {
-    const level = this.#level;
-    return sortByNameThenId(
-      this.#buffer,
-      (s) => level.name(s),
-      (s) => level.id(s),
-    );
-  }
-
-  #writeRun(): void {
-    const runs = (this.#runs ??= new RunFile(this.#memory.temp, `summaries-${this.#level.label}`));
-    const record = this.#record;
-    for (const summary of this.#sorted()) {
-      record.clear();
-      record.number(this.#level.id(summary));
-      for (const label of this.#level.summaryLabels(summary)) record.text(label);
-      writeStats(record, summary.stats);
-      runs.append(record);
-    }
-    runs.endRun();
-    this.#buffer = [];
-    this.#bufferBytes = 0;
-  }
-}
-
-/** A summary table read back from sorted runs, merged by name then id each time it is iterated. */
-class SpilledSummaries<
-  G extends { readonly stats: GroupAccumulator },
-  S extends { readonly stats: GroupStats },
-> implements SummaryRows<S> {
-  readonly #level: SpillLevel<G, S>;
-  readonly #runs: RunFile;
-  readonly length: number;
-
-  constructor(level: SpillLevel<G, S>, runs: RunFile, length: number) {
-    this.#level = level;
-    this.#runs = runs;
-    this.length = length;
-  }
-
-  *[Symbol.iterator](): Iterator<S> {
-    const level = this.#level;
-    const heads = this.#runs.runs.map((run) => ({
-      reader: this.#runs.reader(run),
-      summary: undefined as S | undefined,
-      name: '',
-      folded: '',
-      id: 0,
-    }));
-    const advance = (head: (typeof heads)[number]): void => {
-      if (!head.reader.next()) {
-        head.summary = undefined;
-        return;
-      }
-      const id = head.reader.number();
-      const labels: (string | null)[] = [];
-      for (let i = 0; i < level.labelCount; i++) labels.push(head.reader.text());
-      const summary = level.summary(id, labels, readStats(head.reader));
-      head.summary = summary;
-      head.id = id;
-      head.name = level.name(summary);
-      head.folded = head.name.toLowerCase();
-    };
-    heads.forEach(advance);
-    for (;;) {
-      let best: (typeof heads)[number] | undefined;
-      for (const head of heads) {
-        if (head.summary === undefined) continue;
-        if (
-          best === undefined ||
-          compareNameThenId(head.folded, head.name, head.id, best.folded, best.name, best.id) < 0
-        )
-          best = head;
-      }
-      if (best?.summary === undefined) return;
-      yield best.summary;
-      advance(best);
-    }
-  }
+/** Moves a head to its run's next group; false at the end of the run. */
+function advance(head: GroupHead): boolean {
+  if (!head.reader.next()) return false;
+  head.id = head.reader.number();
+  return true;
 }

@@ -65,17 +65,22 @@ export class RunFile {
 
   /** Appends a record to the current run. */
   append(record: RecordBuilder): void {
-    const need = 4 + record.length;
+    this.appendBytes(record.buffer, 0, record.length);
+  }
+
+  /** Appends a record built earlier, bytes[start, start + length), to the current run. */
+  appendBytes(bytes: Buffer, start: number, length: number): void {
+    const need = 4 + length;
     if (this.#buffered + need > this.#buffer.length) this.#flush();
     if (need > this.#buffer.length) {
       const head = Buffer.allocUnsafe(4);
-      head.writeUInt32LE(record.length, 0);
+      head.writeUInt32LE(length, 0);
       this.#write(head, 4);
-      this.#write(record.buffer, record.length);
+      this.#write(bytes.subarray(start, start + length), length);
       return;
     }
-    this.#buffer.writeUInt32LE(record.length, this.#buffered);
-    record.buffer.copy(this.#buffer, this.#buffered + 4, 0, record.length);
+    this.#buffer.writeUInt32LE(length, this.#buffered);
+    bytes.copy(this.#buffer, this.#buffered + 4, start, start + length);
     this.#buffered += need;
   }
 

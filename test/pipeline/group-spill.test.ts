@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ShiftRecord } from '../../src/domain/shift-record.js';
 import type { ExportSummaries } from '../../src/domain/summary.js';
 import { ShiftAggregator } from '../../src/pipeline/aggregate.js';
+import type { MemoryGauge } from '../../src/pipeline/group-memory.js';
 import { GroupSpillError } from '../../src/pipeline/spill-error.js';
 import { TempFolder } from '../../src/temp-file.js';
 import { recordOf } from './support/shift-records.js';
@@ -24,7 +25,19 @@ const distance = fc.option(
   fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 200_000 }), fc.constant(42)),
   { nil: null },
 );
-const name = fc.constantFrom('alpha', 'Alpha', 'beta', 'Émile', 'zeta', 'Ярославль', '');
+// 'İstanbul' folds to a longer text, '𝔄' is a surrogate pair: the sort compares code units.
+const name = fc.constantFrom(
+  'alpha',
+  'Alpha',
+  'beta',
+  'Émile',
+  'zeta',
+  'Ярославль',
+  '',
+  'İstanbul',
+  'istanbul',
+  '𝔄lpha',
+);
 const rowPatch = fc.record({
   shop_id: fc.integer({ min: 1, max: 15 }),
   shop_sap: name,
@@ -54,11 +67,15 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function summarise(records: readonly ShiftRecord[], budgetBytes?: number): ExportSummaries {
+function summarise(
+  records: readonly ShiftRecord[],
+  budgetBytes?: number,
+  gauge?: MemoryGauge,
+): ExportSummaries {
   const aggregator =
     budgetBytes === undefined
       ? new ShiftAggregator(new Map())
-      : new ShiftAggregator(new Map(), { budgetBytes, temp });
+      : new ShiftAggregator(new Map(), { budgetBytes, temp, ...(gauge === undefined ? {} : { gauge }) });
   for (const r of records) aggregator.add(r);
   return aggregator.finish();
 }
@@ -83,6 +100,46 @@ describe('groups past the memory budget', () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it('give the same summaries as in memory when the thread is measured over the budget (property)', () => {
+    // The groups' estimate stays far below the budget; the gauge says the thread is past it, every
+    // few rows (and summaries), so the groups and the summaries go to runs on measured memory alone.
+    fc.assert(
+      fc.property(
+        fc.array(rowPatch, { maxLength: 150, size: 'max' }),
+        fc.integer({ min: 1, max: 8 }),
+        (patches, every) => {
+          const records = patches.map((patch, i) => record({ ...patch, id: i + 1 }));
+          let measured = 0;
+          const gauge = { measure: () => (measured++, Number.MAX_VALUE), every };
+          // 1,000 bytes: a sixteenth is about one group, so a spill is worth it from the first row.
+          const spilled = summarise(records, 16_000, gauge);
+          expect(plain(spilled)).toEqual(plain(summarise(records)));
+          if (records.length > 2 * every) expect(measured).toBeGreaterThan(0);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('spills on measured memory, not on the estimate alone', () => {
+    const records = Array.from({ length: 3_000 }, (_, i) => record({ id: i + 1, user_id: i }));
+    // ~1.2 MB of estimate: past a sixteenth of 16 MB after ~2,500 users, never past 16 MB.
+    const over = { measure: () => Number.MAX_VALUE, every: 100 };
+    const spilled = summarise(records, 16 << 20, over);
+    expect(readdirSync(dir).length).toBeGreaterThan(0);
+    expect(plain(spilled)).toEqual(plain(summarise(records)));
+  });
+
+  it('does not spill on measured memory while the groups hold under a sixteenth of the budget', () => {
+    // 3,000 users are ~1.2 MB of estimate, under a sixteenth of 64 MB: spilling them would free
+    // too little, however far over the budget the rest of the thread is.
+    const records = Array.from({ length: 3_000 }, (_, i) => record({ id: i + 1, user_id: i }));
+    const over = { measure: () => Number.MAX_VALUE, every: 1 };
+    const summaries = summarise(records, 64 << 20, over);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(Array.isArray(summaries.users)).toBe(true);
   });
 
   it('keeps large groups exact across runs (a user with thousands of shifts, spilled often)', () => {
