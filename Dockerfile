@@ -26,6 +26,11 @@ ENV NODE_ENV=production
 # CSV export then peaks at ~350 MB instead of ~250 MB, for ~5% less CPU (docs/performance.md).
 # A small container wants the memory; override NODE_OPTIONS to trade it back.
 ENV NODE_OPTIONS=--max-semi-space-size=16
+# glibc's malloc with a fixed mmap threshold (128 KiB, its default, no longer raised on its own):
+# blocks that large are given back when freed instead of staying in the arenas of the export
+# threads that come and go, which a worker running for months grew by (docs/performance.md, the
+# soak). The bin's first line sets the same.
+ENV GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY stubs ./stubs

@@ -7,14 +7,27 @@ import { fileURLToPath } from 'node:url';
 
 /** The CLI the bench runs (from dist/bench/). */
 export const BIN = fileURLToPath(new URL('../../bin/shift-export.js', import.meta.url));
-/** The V8 flags of the bin's shebang (`#!/usr/bin/env -S node --flag`): how the product starts. */
+const shebang = (): string => readFileSync(BIN, 'utf8').split('\n', 1)[0] ?? '';
+
+/** The V8 flags of the bin's shebang (`#!/usr/bin/env -S NAME=value node --flag`): how the product starts. */
 export function shebangFlags(): string[] {
-  const first = readFileSync(BIN, 'utf8').split('\n', 1)[0] ?? '';
-  return first
+  return shebang()
     .replace(/^#!.*?\bnode\b/, '')
     .trim()
     .split(/\s+/)
     .filter(Boolean);
+}
+
+/** The environment the bin's shebang sets before node (`NAME=value` words given to `env -S`). */
+export function shebangEnv(): Record<string, string> {
+  const before = /^#!\S*env -S (.*?)\bnode\b/.exec(shebang())?.[1] ?? '';
+  return Object.fromEntries(
+    before
+      .trim()
+      .split(/\s+/)
+      .filter((word) => /^[A-Z_][A-Z0-9_]*=/.test(word))
+      .map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
+  );
 }
 
 /** The last day of the sandbox's report: every bench asks for the same fixed span. */

@@ -19,7 +19,13 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatDay, parseDay } from 'wfm-contract/civil-time';
-import { BIN, SANDBOX_END_DATE as END_DATE, shebangFlags, startBenchSandbox } from './child-server.js';
+import {
+  BIN,
+  SANDBOX_END_DATE as END_DATE,
+  shebangEnv,
+  shebangFlags,
+  startBenchSandbox,
+} from './child-server.js';
 import { MEMORY_SAMPLER_SOURCE, type ThreadMemory } from './memory-sampler.js';
 
 const TOKEN = 'sandbox-admin';
@@ -87,6 +93,7 @@ try {
       {
         env: {
           ...process.env,
+          ...shebangEnv(),
           LOG_LEVEL: 'warn',
           WFM_BASE_URL: sandbox.url,
           WFM_TOKEN: TOKEN,

@@ -288,7 +288,8 @@ if (values.soak) {
     onSample: (s) => {
       if (s.index % 10 === 0 || s.index === exports)
         process.stderr.write(
-          `  export ${s.index}/${exports}: ${(s.durationMs / 1000).toFixed(2)} s, RSS ${s.rssMb.toFixed(1)} MB, load ${loadavg()[0]?.toFixed(2)}\n`,
+          `  export ${s.index}/${exports}: ${(s.durationMs / 1000).toFixed(2)} s, RSS ${s.rssMb.toFixed(1)} MB` +
+            `${s.memory === undefined ? '' : ` (thread arenas ${s.memory.arenasMb.toFixed(1)} MB)`}, load ${loadavg()[0]?.toFixed(2)}\n`,
         );
     },
   });

@@ -5,6 +5,7 @@
 // and the median of the last 30 against the first 30).
 
 import { median } from './bench-lines.js';
+import type { ProcessMemory } from './process-memory.js';
 
 export interface SoakSample {
   /** 1-based: the nth export the worker ran. */
@@ -13,6 +14,8 @@ export interface SoakSample {
   readonly durationMs: number;
   /** The worker process's RSS right after the export completed, MB. */
   readonly rssMb: number;
+  /** Where that RSS lies, read at the same moment. */
+  readonly memory?: ProcessMemory;
 }
 
 export interface SoakSummary {
@@ -75,8 +78,18 @@ const secs = (ms: number): string => (ms / 1000).toFixed(2);
 
 /** The soak's report, as text: the checkpoints, then the verdicts against the targets. */
 export function formatSoak(summary: SoakSummary): string {
-  const lines = ['| after export | RSS MB | this export s |', '| --- | --- | --- |'];
-  for (const s of summary.checkpoints) lines.push(`| ${s.index} | ${mb(s.rssMb)} | ${secs(s.durationMs)} |`);
+  const lines = [
+    '| after export | RSS MB | of it: glibc thread arenas MB (arenas) | main arena MB | other anonymous MB | files MB | this export s |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const s of summary.checkpoints) {
+    const m = s.memory;
+    const where =
+      m === undefined
+        ? '| | | |'
+        : `| ${mb(m.arenasMb)} (${m.arenas}) | ${mb(m.mainArenaMb)} | ${mb(m.otherAnonymousMb)} | ${mb(m.filesMb)} |`;
+    lines.push(`| ${s.index} | ${mb(s.rssMb)} ${where} ${secs(s.durationMs)} |`);
+  }
   const growth = (summary.rssRatio - 1) * 100;
   const withinRss = summary.rssRatio <= SOAK_RSS_GROWTH_LIMIT;
   const trendPercent = (100 * summary.slopeMsPer100) / Math.max(1, summary.firstMedianMs);

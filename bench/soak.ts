@@ -1,7 +1,9 @@
 // The soak line, `npm run bench -- --soak [--soak-exports N] [--soak-rows N] [--formats F]`: one
 // `shift-export worker` process over a redis-server started here, the sandbox as its upstream,
 // runs N exports back to back (default 300). After each export the worker's RSS is read from
-// /proc; its duration is the worker's own (the job's processedOn to finishedOn). The next export
+// /proc, at the same point each time (once the job's completed event arrived: the export thread and
+// its render threads have ended by then), with where it lies (process-memory.ts: glibc's thread
+// arenas, the rest); its duration is the worker's own (the job's processedOn to finishedOn). The next export
 // is queued when the previous one's completion event arrives (QueueEvents), never after a sleep.
 // Each export goes to a folder of its own (so each is a new job, not a re-run of one), removed
 // once it completed: the disk stays small whatever N.
@@ -16,7 +18,8 @@ import type { Period } from '../src/domain/period.js';
 import { exportJobData } from '../src/queue/export-job-data.js';
 import { exportJobId } from '../src/queue/export-job-id.js';
 import { EXPORT_QUEUE_NAME, JOB_NAMES } from '../src/queue/queue-names.js';
-import { BIN, shebangFlags, startBenchSandbox, stopChild } from './child-server.js';
+import { BIN, shebangEnv, shebangFlags, startBenchSandbox, stopChild } from './child-server.js';
+import { processMemory } from './process-memory.js';
 import { startRedis } from './redis-child.js';
 import type { SoakSample } from './soak-summary.js';
 
@@ -44,7 +47,8 @@ export function processRssMb(pid: number): number {
 }
 
 /**
- * Starts `shift-export worker` as the bin's shebang starts it (its V8 flag), with the bench's own
+ * Starts `shift-export worker` as the bin's shebang starts it (its V8 flag; `env` has its
+ * environment), with the bench's own
  * node flags; resolves once it logged "worker started".
  */
 function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess & { readonly pid: number }> {
@@ -78,6 +82,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakSample[]> {
   const root = mkdtempSync(join(tmpdir(), 'bench-soak-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    // What the bin's first line sets before node (glibc's malloc settings).
+    ...shebangEnv(),
     // info: the worker says when it has started (its per-job lines are drained, not kept).
     LOG_LEVEL: 'info',
     REDIS_URL: redis.url,
@@ -110,10 +116,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakSample[]> {
         );
       });
       const rssMb = processRssMb(worker.pid);
+      const memory = processMemory(worker.pid);
       const done = await queue.getJob(jobId);
       if (done?.processedOn === undefined || done.finishedOn === undefined)
         throw new Error(`export ${index} (${jobId}) completed without its processing times`);
-      const sample = { index, durationMs: done.finishedOn - done.processedOn, rssMb };
+      const sample = { index, durationMs: done.finishedOn - done.processedOn, rssMb, memory };
       samples.push(sample);
       options.onSample?.(sample);
       rmSync(dest, { recursive: true, force: true });

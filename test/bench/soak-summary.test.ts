@@ -51,4 +51,10 @@ describe('summariseSoak', () => {
     expect(summary.baselineIndex).toBe(4);
     expect(summary.checkpoints.map((s) => s.index)).toEqual([4]);
   });
+
+  it('shows where the RSS lies at each checkpoint when the sample says', () => {
+    const memory = { arenasMb: 41.25, arenas: 11, mainArenaMb: 5, otherAnonymousMb: 30, filesMb: 51 };
+    const summary = summariseSoak([{ index: 1, durationMs: 2000, rssMb: 127.3, memory }]);
+    expect(formatSoak(summary)).toContain('| 1 | 127.3 | 41.3 (11) | 5.0 | 30.0 | 51.0 | 2.00 |');
+  });
 });
