@@ -88,6 +88,13 @@ export interface WorkedCut {
   readonly csvEnds: Int32Array | undefined;
 }
 
+/** A worked cut as an export thread answers it: with what that thread holds, for the budget. */
+export interface ThreadAnswer {
+  readonly worked: WorkedCut;
+  /** The thread's V8 heap in use plus its external memory, in bytes, once the cut was worked. */
+  readonly threadBytes: number;
+}
+
 const hasher = new RowHasher<ShiftRecord>(SHIFT_COLUMNS);
 
 /** Works cuts on one thread; the encoder and the stages are made once. */

@@ -13,7 +13,7 @@ import type { Period } from '../domain/period.js';
 import type { RowFilter } from '../domain/row-filter.js';
 import type { ExportSummaries } from '../domain/summary.js';
 import type { DivisionDirectory } from '../pipeline/enrich.js';
-import type { GroupMemory } from '../pipeline/group-spill.js';
+import { DEFAULT_GAUGE, type GroupMemory } from '../pipeline/group-memory.js';
 import { ShiftPipeline } from '../pipeline/shift-pipeline.js';
 import type { ReadProgress } from '../wfm/report-reader.js';
 import { csvTableOptions } from './csv-tables-output.js';
@@ -71,7 +71,15 @@ export function openExportCore(source: ShiftSource, options: ExportCoreOptions):
     };
   }
   const workers = new ShiftThreads(threads, { period, divisions, filter, csv: csvTableOptions(settings) });
-  const pipeline = new WorkedCutPipeline({ divisions, groupMemory, filtered: filter !== undefined });
+  // The budget bounds every thread of the export: the statistics see the export threads' memory too.
+  const memory: GroupMemory | undefined = groupMemory && {
+    ...groupMemory,
+    gauge: {
+      measure: () => (groupMemory.gauge ?? DEFAULT_GAUGE).measure() + workers.heldBytes(),
+      every: (groupMemory.gauge ?? DEFAULT_GAUGE).every,
+    },
+  };
+  const pipeline = new WorkedCutPipeline({ divisions, groupMemory: memory, filtered: filter !== undefined });
   return {
     stream: (outputs, stream) => streamWorkedCuts({ readParsedShifts }, workers, pipeline, outputs, stream),
     get counts() {

@@ -5,6 +5,7 @@
 // thread, which the pool reports as EXPORT_THREAD_FAILED.
 
 import { parentPort, workerData } from 'node:worker_threads';
+import { measuredMemory } from '../pipeline/group-memory.js';
 import { JsonArrayScanError } from '../wfm/json-array-scan-error.js';
 import { CutWorker, type CutWorkSetup } from './cut-work.js';
 import type { FromShiftThread, ToShiftThread } from './shift-threads.js';
@@ -24,7 +25,7 @@ port.on('message', ({ seq, bytes, start, end }: ToShiftThread) => {
       guessed: false,
     };
     const worked = worker.work(cut);
-    answer = { seq, worked };
+    answer = { seq, worked, threadBytes: measuredMemory() };
     for (const array of [
       worked.ids,
       worked.outcomes,

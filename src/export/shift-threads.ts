@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { JsonArrayScanError } from '../wfm/json-array-scan-error.js';
 import type { CutParser, ParsedCut } from '../wfm/parsed-cuts.js';
 import type { ScannedCut } from '../wfm/scanned-cut.js';
-import { CutWorker, type CutWorkSetup, type WorkedCut } from './cut-work.js';
+import { CutWorker, type CutWorkSetup, type ThreadAnswer, type WorkedCut } from './cut-work.js';
 import { RenderThreadFailedError, renderThreadStarted } from './render-pool.js';
 
 export interface ToShiftThread {
@@ -22,7 +22,7 @@ export interface ToShiftThread {
 }
 
 export type FromShiftThread =
-  | { readonly seq: number; readonly worked: WorkedCut }
+  | ({ readonly seq: number } & ThreadAnswer)
   | { readonly seq: number; readonly malformed: string }
   | { readonly seq: number; readonly error: string };
 
@@ -41,6 +41,8 @@ class ShiftThread {
   readonly #waiting = new Map<number, Waiting>();
   #failure: Error | undefined;
   #closing = false;
+  /** What the thread held at its last answer (V8 heap in use plus external memory), bytes. */
+  heldBytes = 0;
 
   constructor(setup: CutWorkSetup, index: number) {
     this.#worker = new Worker(threadEntry(), { workerData: setup, resourceLimits: RESOURCE_LIMITS });
@@ -49,8 +51,10 @@ class ShiftThread {
       const waiting = this.#waiting.get(answer.seq);
       this.#waiting.delete(answer.seq);
       if (waiting === undefined) return;
-      if ('worked' in answer) waiting.resolve(answer.worked);
-      else if ('malformed' in answer)
+      if ('worked' in answer) {
+        this.heldBytes = answer.threadBytes;
+        waiting.resolve(answer.worked);
+      } else if ('malformed' in answer)
         waiting.reject(new JsonArrayScanError('malformed', waiting.cut.start, answer.malformed));
       else
         waiting.reject(
@@ -84,6 +88,7 @@ class ShiftThread {
 
   async close(): Promise<void> {
     this.#closing = true;
+    this.heldBytes = 0;
     this.#fail(new RenderThreadFailedError('the export threads were closed'));
     await this.#worker.terminate();
   }
@@ -118,6 +123,16 @@ export class ShiftThreads implements CutParser<WorkedCut> {
     const seq = this.#seq++;
     const thread = this.#threads[seq % this.#threads.length] as ShiftThread;
     return thread.work(seq, cut).then((worked) => ({ batch: worked, ids: worked.ids }));
+  }
+
+  /**
+   * What the threads held at their last answers: EXPORT_MEMORY_MB bounds the export's threads
+   * together, so the statistics on the export's thread spill sooner beside them.
+   */
+  heldBytes(): number {
+    let bytes = 0;
+    for (const thread of this.#threads) bytes += thread.heldBytes;
+    return bytes;
   }
 
   /** Ends every thread; cuts still waiting fail. */
