@@ -48,6 +48,8 @@ import {
 } from './bench-lines.js';
 import {
   SANDBOX_END_DATE as END_DATE,
+  shebangEnv,
+  shebangFlags,
   startBenchSandbox,
   startChildServer,
   type ChildServer,
@@ -135,10 +137,12 @@ function wholeNumber(text: string, flag: string): number {
 }
 
 function measureOnce(input: MeasureInput, env: NodeJS.ProcessEnv): MeasureResult {
-  // With the bench's own V8 flags (`node --flag dist/bench/run.js`), as the product's command line gives them.
-  const out = execFileSync(process.execPath, [...process.execArgv, MEASURE, JSON.stringify(input)], {
+  // As the bin starts the product: its first line's V8 flag and environment (glibc's malloc
+  // setting), then the bench's own flags (`node --flag dist/bench/run.js`).
+  const flags = [...shebangFlags(), ...process.execArgv];
+  const out = execFileSync(process.execPath, [...flags, MEASURE, JSON.stringify(input)], {
     encoding: 'utf8',
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...shebangEnv(), ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 1 << 20,
   });
