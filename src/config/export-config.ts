@@ -58,7 +58,7 @@ export const exportVariables = {
   memoryMb: envVar(
     'EXPORT_MEMORY_MB',
     int(1, 1_048_576, 128),
-    "Megabytes of JavaScript memory (V8 heap in use plus Buffers) the export's thread may hold, measured every 4,096 rows, before its user and shop statistics spill to sorted runs in the temp folder (TMPDIR); their summaries are then sorted within the same budget and merged from disk, exact all the same. The statistics' own estimated size is held to it too. The process's peak RSS is about this plus 120-160 MB (code, native memory, a render thread): docs/performance.md.",
+    "Megabytes of JavaScript memory (V8 heap in use plus Buffers) the export's thread may hold, with what its export threads report holding, measured every 4,096 rows, before its user and shop statistics spill to sorted runs in the temp folder (TMPDIR); their summaries are then sorted within the same budget and merged from disk, exact all the same. The statistics' own estimated size is held to it too. The process's peak RSS is about this plus 120-160 MB (code, native memory, a render thread): docs/performance.md.",
   ),
   /** Resolved by loadExportConfig: undefined here means "as many as there are CPUs". */
   threads: envVar(
