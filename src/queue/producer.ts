@@ -63,9 +63,13 @@ export async function openProducer(options: ProducerOptions): Promise<Producer> 
         connectTimeoutMs: tuning.redisConnectTimeoutMs,
         logger,
       });
+      // Read from the stream's newest entry as it is now, not from '$': '$' means "after whatever
+      // is newest when the first blocking read arrives", and a job that finishes before that read
+      // (after its waiter found it unfinished) would never be heard of: the wait would hang.
       const queueEvents = new QueueEvents(EXPORT_QUEUE_NAME, {
         connection: eventsConnection,
         prefix: config.prefix,
+        lastEventId: await newestEventId(connection, queue.keys['events']!),
       });
       queueEvents.on('error', (error) => logger.warn({ err: error }, 'queue events error'));
       events.push({ queueEvents, connection: eventsConnection });
@@ -84,4 +88,10 @@ export async function openProducer(options: ProducerOptions): Promise<Producer> 
       await closeRedis(connection);
     },
   };
+}
+
+/** The id of the newest entry of the events stream; '0-0' when it has none (or does not exist). */
+async function newestEventId(connection: RedisClient, eventsKey: string): Promise<string> {
+  const [newest] = await connection.xrevrange(eventsKey, '+', '-', 'COUNT', 1);
+  return newest?.[0] ?? '0-0';
 }

@@ -1,8 +1,10 @@
 // Waiting for a job against a real redis-server, with no worker: a job that vanishes from Redis
 // while we wait (what a failover to a replica that missed the newest writes does) ends the wait
 // with JOB_LOST instead of waiting for an event that never comes; a job that is still there keeps
-// the wait going.
+// the wait going. Events written from the moment the events are opened are never missed, even
+// before their connection has started reading (a job that completes in that window).
 
+import { once } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueExport } from '../../src/queue/enqueue-export.js';
 import { exportJobData } from '../../src/queue/export-job-data.js';
@@ -49,5 +51,29 @@ describe('waitForJob', () => {
     expect(error).toBeInstanceOf(JobLostError);
     expect(error).toMatchObject({ code: 'JOB_LOST', retryable: true });
     expect((error as Error).message).toContain(jobId);
+  });
+
+  it('hears every event written once the events are open, before their first read too', async () => {
+    harness = await startHarness({ redisUrl: redis.url, sandboxUrl: 'http://127.0.0.1:1' });
+    const { queue } = harness.producer;
+    const { jobId } = await enqueueExport(queue, exportJobData('2024-03-30', '2024-03-30', ['csv']));
+    const events = await harness.events();
+    const heard = once(events, `completed:${jobId}`);
+    // What a worker writes when the job completes, at once: the events connection may not have
+    // sent its first blocking read yet. A waiter that found the job unfinished a moment before
+    // hears of it only through this event.
+    await harness.producer.connection.xadd(
+      queue.keys['events']!,
+      '*',
+      'event',
+      'completed',
+      'jobId',
+      jobId,
+      'returnvalue',
+      JSON.stringify({ marker: 42 }),
+    );
+
+    const [completed] = (await heard) as [{ returnvalue: unknown }];
+    expect(completed.returnvalue).toEqual({ marker: 42 });
   });
 });
