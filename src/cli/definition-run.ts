@@ -18,6 +18,7 @@ import { formatDay } from 'wfm-contract/civil-time';
 import { closestName } from './closest-name.js';
 import type { CliIo } from './command.js';
 import { UsageError } from './command.js';
+import { PERIOD_FLAGS } from './export-request-flags.js';
 
 export interface DefinitionRun {
   readonly definition: ExportDefinition;
@@ -27,13 +28,15 @@ export interface DefinitionRun {
   readonly exportConfig: ExportConfig;
 }
 
-/** Refuses the flags of the period form beside --export: one or the other. */
-export function refusePeriodFlags(
-  command: string,
-  values: Readonly<Record<string, unknown>>,
-  flags: readonly string[],
-): void {
-  const given = flags.filter((flag) => values[flag] !== undefined);
+/** The flags that name a definition's run instead of a period: `run` and `enqueue`. */
+export const DEFINITION_FLAGS = {
+  export: { type: 'string' },
+  date: { type: 'string' },
+} as const;
+
+/** Refuses the flags of the period form (PERIOD_FLAGS) beside --export: one or the other. */
+export function refusePeriodFlags(command: string, values: Readonly<Record<string, unknown>>): void {
+  const given = Object.keys(PERIOD_FLAGS).filter((flag) => values[flag] !== undefined);
   if (given.length > 0)
     throw new UsageError(
       `${command}: --export takes its period, formats and dest from the definition; drop ${given.map((f) => `--${f}`).join(', ')}`,

@@ -15,8 +15,8 @@ import {
   type Command,
   REDIS_SETTINGS_HELP,
 } from './command.js';
-import { parseExportRequestFlags } from './export-request-flags.js';
-import { definitionRun, refusePeriodFlags } from './definition-run.js';
+import { exportRequestOf, PERIOD_FLAGS, QUEUE_FLAGS } from './export-request-flags.js';
+import { DEFINITION_FLAGS, definitionRun, refusePeriodFlags } from './definition-run.js';
 import { exportJobData, type ExportJobData } from '../queue/export-job-data.js';
 
 export const enqueueCommand: Command = {
@@ -104,22 +104,13 @@ async function requestedJobs(
   argv: readonly string[],
   io: Parameters<Command['run']>[1],
 ): Promise<{ jobs: readonly ExportJobData[]; force: boolean; wait: boolean }> {
-  const { values } = parseFlags('enqueue', argv, {
-    from: { type: 'string' },
-    to: { type: 'string' },
-    format: { type: 'string' },
-    dest: { type: 'string' },
-    force: { type: 'boolean' },
-    wait: { type: 'boolean' },
-    export: { type: 'string' },
-    date: { type: 'string' },
-  });
+  const { values } = parseFlags('enqueue', argv, { ...PERIOD_FLAGS, ...QUEUE_FLAGS, ...DEFINITION_FLAGS });
   if (values.export === undefined) {
     if (values.date !== undefined) throw new UsageError('enqueue: --date goes with --export NAME');
-    const { data, force, wait } = await parseExportRequestFlags('enqueue', argv, io);
+    const { data, force, wait } = await exportRequestOf('enqueue', values, io);
     return { jobs: [data], force, wait };
   }
-  refusePeriodFlags('enqueue', values, ['from', 'to', 'format', 'dest']);
+  refusePeriodFlags('enqueue', values);
   const run = await definitionRun(values.export, values.date, io);
   const jobs = run.exports.map((planned) =>
     exportJobData(planned.period.from, planned.period.to, planned.formats, planned.dest, planned.definition),

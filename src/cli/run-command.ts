@@ -20,7 +20,8 @@ import {
   type Command,
 } from './command.js';
 import { signalOnInterrupt } from './signal-on-interrupt.js';
-import { definitionRun, refusePeriodFlags } from './definition-run.js';
+import { DEFINITION_FLAGS, definitionRun, refusePeriodFlags } from './definition-run.js';
+import { PERIOD_FLAGS } from './export-request-flags.js';
 import { exportScopeOf } from '../definitions/definition-exports.js';
 import type { Period } from '../domain/period.js';
 import type { CliIo } from './command.js';
@@ -69,16 +70,9 @@ Examples:
   EXPORTS_FILE=exports.yaml npx shift-export run --export division-weekly --date 2026-11-23
 `,
   async run(argv, io) {
-    const { values } = parseFlags('run', argv, {
-      from: { type: 'string' },
-      to: { type: 'string' },
-      dest: { type: 'string' },
-      format: { type: 'string' },
-      export: { type: 'string' },
-      date: { type: 'string' },
-    });
+    const { values } = parseFlags('run', argv, { ...PERIOD_FLAGS, ...DEFINITION_FLAGS });
     if (values.export !== undefined) {
-      refusePeriodFlags('run', values, ['from', 'to', 'dest', 'format']);
+      refusePeriodFlags('run', values);
       return runDefinition(values.export, values.date, io);
     }
     if (values.date !== undefined) throw new UsageError('run: --date goes with --export NAME');
