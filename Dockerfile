@@ -49,5 +49,5 @@ EXPOSE 3000 8080
 HEALTHCHECK --interval=30s --timeout=10s --start-period=20s --retries=3 \
   CMD ["node", "bin/healthcheck.js"]
 # The V8 flag of bin/shift-export.js's first line, which `node bin/…` does not read (docs/performance.md).
-ENTRYPOINT ["node", "--heap-growing-percent=100", "bin/shift-export.js"]
+ENTRYPOINT ["node", "--heap-growing-percent=100", "--expose-gc", "bin/shift-export.js"]
 CMD ["worker"]

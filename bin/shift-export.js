@@ -1,4 +1,4 @@
-#!/usr/bin/env -S GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node --heap-growing-percent=100
+#!/usr/bin/env -S GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node --heap-growing-percent=100 --expose-gc
 // The installed entry point. `npm ci` builds dist/ through the `prepare` script.
 // The flag on the line above (V8 takes it on the command line, not in NODE_OPTIONS) runs a full
 // collection once the old generation has doubled instead of letting it grow 4x: the export's

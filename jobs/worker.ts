@@ -29,6 +29,7 @@ import type { ScheduleConfig } from '../src/config/schedule-config.js';
 import type { SmtpConfig } from '../src/config/smtp-config.js';
 import type { Logger } from '../src/logger.js';
 import { openExportQueue } from '../src/queue/export-queue.js';
+import { collectIdleGarbage } from './idle-collection.js';
 import { isShutdownAbort, SHUTDOWN_REASON, toJobFailure } from '../src/queue/job-failure.js';
 import {
   EXPORT_QUEUE_NAME,
@@ -200,6 +201,10 @@ export async function startExportWorker(options: ExportWorkerOptions): Promise<R
       throw failure;
     } finally {
       running--;
+      if (running === 0) {
+        const collectedMs = collectIdleGarbage();
+        if (collectedMs !== undefined) logger.debug({ collectedMs }, 'idle: main thread garbage collected');
+      }
     }
   };
 

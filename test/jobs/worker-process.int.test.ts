@@ -1,7 +1,8 @@
 // `shift-export worker` as child processes (the built CLI, as production runs it) against a real
 // redis-server and the sandbox: a worker SIGKILLed mid-export leaves a stalled job that a second
 // worker completes, with a complete export and nothing partial published; SIGTERM lets a running
-// export finish within the grace period, or aborts it and hands the job back, and exits 0.
+// export finish within the grace period, or aborts it and hands the job back, and exits 0. Started
+// as installed (its first line's node flags), a worker with no job left collects its garbage.
 // The upstream answers slowly (sandbox latencyMs) so that signals land mid-export; the moment is
 // found from the job's progress events, never from sleeps.
 
@@ -124,6 +125,23 @@ describe('worker process', () => {
     expect(await job?.getState()).toBe('completed');
     expectCompleteExport(h.dest, readExportJobResult(job?.returnvalue)?.export_id ?? '?');
     expect(running.stderr()).toContain('worker stopped');
+  });
+
+  it('collects its main thread garbage once no job is left, when started as installed', async () => {
+    const h = await open();
+    const events = await h.events();
+    const running = spawnWorker({ ...h.env, LOG_LEVEL: 'debug' }, { asInstalled: true });
+    const { jobId } = await enqueueExport(h.producer.queue, exportJobData(DAY, DAY, ['csv']));
+    const outcome = await waitForJob(h.producer.queue, events, jobId);
+    expect(outcome.state, running.stderr()).toBe('completed');
+    // Logged before the job's completion is written, so it is in the log by now.
+    const collected = running
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes('idle: main thread garbage collected'))
+      .map((line) => JSON.parse(line) as { collectedMs: unknown });
+    expect(collected.length, running.stderr()).toBeGreaterThan(0);
+    for (const line of collected) expect(line.collectedMs).toBeGreaterThanOrEqual(0);
   });
 
   it('aborts an export that outlasts the grace period, hands the job back unfailed, and exits 0', async () => {

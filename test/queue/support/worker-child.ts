@@ -12,8 +12,13 @@ export interface WorkerChild {
 
 const started: ChildProcess[] = [];
 
-export function spawnWorker(env: Record<string, string>): WorkerChild {
-  const child = spawn(process.execPath, [BIN, 'worker'], {
+/**
+ * `asInstalled`: the bin run as a program, so that its first line (`env -S`) sets node's flags and
+ * glibc's tunable as an installed `shift-export` gets them; otherwise this node runs it, without.
+ */
+export function spawnWorker(env: Record<string, string>, { asInstalled = false } = {}): WorkerChild {
+  const [command, args] = asInstalled ? [BIN, ['worker']] : [process.execPath, [BIN, 'worker']];
+  const child = spawn(command, args, {
     env: cliEnv({ LOG_LEVEL: 'info', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
