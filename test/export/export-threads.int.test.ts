@@ -1,6 +1,9 @@
 // EXPORT_THREADS against the sandbox over HTTP, whole exports into local folders:
 // - the files are the same bytes with 1 to 4 threads, and the same as the single-threaded
 //   export that the render threads joined (golden: the hashes that export wrote before them);
+// - a CSV-only export worked on export threads is the same bytes as on the export's thread,
+//   whatever the threads (2 to 4), the cuts (down to one row each), the period and the filter
+//   (property, over a smaller sandbox);
 // - a render thread that dies fails the export with EXPORT_THREAD_FAILED, publishes nothing, and
 //   does not hang.
 
@@ -9,6 +12,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportFormat } from '../../src/domain/export-format.js';
 import type { RowFilter } from '../../src/domain/row-filter.js';
@@ -52,15 +56,21 @@ const GOLDEN: Readonly<Record<string, string>> = {
 };
 
 let sandbox: RunningSandbox;
+/** For the property: small enough for many exports, with every kind of row the large one has. */
+let smallSandbox: RunningSandbox;
 const folders: string[] = [];
 
 beforeAll(async () => {
   // Rows that are rejected, repeated and outside the period are the sandbox's defaults.
-  sandbox = await startTestSandbox({ rows: 20_000 });
+  [sandbox, smallSandbox] = await Promise.all([
+    startTestSandbox({ rows: 20_000 }),
+    startTestSandbox({ rows: 1_500 }),
+  ]);
+  smallSandbox.setFaults({ wfm_timers: { invalidRowRate: 0.03, duplicateRowRate: 0.03 } });
 });
 
 afterAll(async () => {
-  await sandbox?.close();
+  await Promise.all([sandbox?.close(), smallSandbox?.close()]);
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -75,9 +85,18 @@ async function exportWith(
   dest: string,
   formats: readonly ExportFormat[] = ['csv', 'xlsx'],
   logger: Logger = silentLogger,
-  more: { readonly filter?: RowFilter; readonly csvCompression?: CsvCompression } = {},
+  more: {
+    readonly filter?: RowFilter;
+    readonly csvCompression?: CsvCompression;
+    /** The reader's batch (cut) bytes; 1: a cut a row. */
+    readonly batchBytes?: number;
+    readonly period?: { readonly from: string; readonly to: string };
+    readonly upstream?: RunningSandbox;
+  } = {},
 ): Promise<Manifest> {
-  const source = new WfmClient(testWfmConfig(sandbox.url), { reportBatchBytes: 16 * 1024 });
+  const source = new WfmClient(testWfmConfig((more.upstream ?? sandbox).url), {
+    reportBatchBytes: more.batchBytes ?? 16 * 1024,
+  });
   const destination = await createDestination(
     dest,
     () => {
@@ -87,7 +106,11 @@ async function exportWith(
   );
   try {
     const result = await runExport(
-      { period: PERIOD, formats, ...(more.filter === undefined ? {} : { filter: more.filter }) },
+      {
+        period: more.period ?? PERIOD,
+        formats,
+        ...(more.filter === undefined ? {} : { filter: more.filter }),
+      },
       {
         source,
         destination,
@@ -146,6 +169,37 @@ describe('EXPORT_THREADS', () => {
     expect(await exportWith(3, folder(), ['csv'], silentLogger, { filter, csvCompression: 'gzip' })).toEqual(
       filtered,
     );
+  });
+
+  it('writes a CSV-only export worked on export threads as the same bytes as on one, whatever the threads, cuts, period and filter (property)', async () => {
+    const met = { exported: 0, rejected: 0, duplicates: 0, outside_window: 0, filtered_out: 0 };
+    const days = ['2024-03-26', '2024-03-27', '2024-03-28', '2024-03-29', '2024-03-30', '2024-03-31'];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 2, max: 4 }),
+        // From a cut a row (1 byte: every row ends one) to several hundred rows a cut.
+        fc.oneof(fc.constant(1), fc.integer({ min: 100, max: 4000 }), fc.constant(64 * 1024)),
+        fc.integer({ min: 0, max: days.length - 1 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.option(fc.subarray([1, 2, 3, 4], { minLength: 1 }), { nil: undefined }),
+        async (threads, batchBytes, first, length, divisions) => {
+          const period = { from: days[first]!, to: days[Math.min(days.length - 1, first + length)]! };
+          const more = {
+            upstream: smallSandbox,
+            period,
+            batchBytes,
+            ...(divisions === undefined ? {} : { filter: { divisions } }),
+          };
+          const one = await exportWith(1, folder(), ['csv'], silentLogger, more);
+          const many = await exportWith(threads, folder(), ['csv'], silentLogger, more);
+          expect(many).toEqual(one);
+          for (const kind of Object.keys(met) as (keyof typeof met)[]) met[kind] += one.counts[kind] ?? 0;
+        },
+      ),
+      { numRuns: 12 },
+    );
+    // The exports met every kind of row: exported, rejected, repeated, outside the period, filtered out.
+    for (const [kind, rows] of Object.entries(met)) expect(rows, kind).toBeGreaterThan(0);
   });
 
   it('fails a CSV-only export when an export thread dies, publishing nothing', async () => {
