@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { formatDay, parseDay } from 'wfm-contract/civil-time';
 
 /** The CLI the bench runs (from dist/bench/). */
 export const BIN = fileURLToPath(new URL('../../bin/shift-export.js', import.meta.url));
@@ -78,6 +79,12 @@ export function startBenchSandbox(
     String(days),
     ...extra,
   ]);
+}
+
+/** `run`'s arguments for an export of the bench sandbox's `days` days (ending SANDBOX_END_DATE). */
+export function sandboxRunArgs(days: number, formats: string, dest: string): string[] {
+  const from = formatDay((parseDay(SANDBOX_END_DATE) ?? 0) - days + 1);
+  return ['run', '--from', from, '--to', SANDBOX_END_DATE, '--format', formats, '--dest', dest];
 }
 
 /** SIGTERM, resolved once the process has exited. */

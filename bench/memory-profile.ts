@@ -18,14 +18,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatDay, parseDay } from 'wfm-contract/civil-time';
-import {
-  BIN,
-  SANDBOX_END_DATE as END_DATE,
-  shebangEnv,
-  shebangFlags,
-  startBenchSandbox,
-} from './child-server.js';
+import { BIN, sandboxRunArgs, shebangEnv, shebangFlags, startBenchSandbox } from './child-server.js';
 import { MEMORY_SAMPLER_SOURCE, type ThreadMemory } from './memory-sampler.js';
 
 const TOKEN = 'sandbox-admin';
@@ -69,27 +62,12 @@ try {
   const sampleDir = join(scratch, 'samples');
   const dest = join(scratch, 'out');
   for (const dir of [sampleDir, dest]) mkdirSync(dir);
-  const last = parseDay(END_DATE) ?? 0;
   const load = [loadavg()[0] ?? 0];
   const started = performance.now();
   const code = await new Promise<number | null>((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [
-        ...shebangFlags(),
-        '--require',
-        samplerFile,
-        BIN,
-        'run',
-        '--from',
-        formatDay(last - DAYS + 1),
-        '--to',
-        END_DATE,
-        '--format',
-        values.formats,
-        '--dest',
-        dest,
-      ],
+      [...shebangFlags(), '--require', samplerFile, BIN, ...sandboxRunArgs(DAYS, values.formats, dest)],
       {
         env: {
           ...process.env,

@@ -20,9 +20,8 @@ import { pipeline } from 'node:stream/promises';
 import { createDeflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { DEFAULT_COMPRESSION_LEVEL } from '../src/render/xlsx/exceljs-adapter.js';
 import { ParallelDeflateCrc32 } from '../src/render/xlsx/parallel-deflate.js';
-import { formatDay, parseDay } from 'wfm-contract/civil-time';
 import { median } from './bench-lines.js';
-import { BIN, SANDBOX_END_DATE as END_DATE, startBenchSandbox } from './child-server.js';
+import { BIN, sandboxRunArgs, startBenchSandbox } from './child-server.js';
 import { entryData, zipEntries } from './zip-entries.js';
 
 const TOKEN = 'sandbox-admin';
@@ -59,23 +58,9 @@ async function exportWorkbook(): Promise<Buffer> {
   const sandbox = await startBenchSandbox(rows, DAYS);
   const dest = mkdtempSync(join(tmpdir(), 'bench-zlib-'));
   try {
-    const last = parseDay(END_DATE) ?? 0;
-    await run(
-      process.execPath,
-      [
-        BIN,
-        'run',
-        '--from',
-        formatDay(last - DAYS + 1),
-        '--to',
-        END_DATE,
-        '--format',
-        'xlsx',
-        '--dest',
-        dest,
-      ],
-      { env: { ...process.env, LOG_LEVEL: 'warn', WFM_BASE_URL: sandbox.url, WFM_TOKEN: TOKEN } },
-    );
+    await run(process.execPath, [BIN, ...sandboxRunArgs(DAYS, 'xlsx', dest)], {
+      env: { ...process.env, LOG_LEVEL: 'warn', WFM_BASE_URL: sandbox.url, WFM_TOKEN: TOKEN },
+    });
     return readFileSync(findWorkbook(dest));
   } finally {
     rmSync(dest, { recursive: true, force: true });
