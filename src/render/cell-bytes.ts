@@ -121,13 +121,17 @@ const NOT_SHORT = -2;
 const SCALED_LIMIT = 2 ** 45;
 const POWERS_OF_TEN = Array.from({ length: 23 }, (_, f) => 10 ** f);
 
+/** Decimals tried first: coordinates come with up to 6 (a tenth of a metre). */
+const USUAL_DECIMALS = 6;
+
 /**
  * plainNumber(n) (String's shortest round-trip text) for a finite n of 1e-6 <= |n| < 2^45 whose
  * text has few decimals (coordinates), or NOT_SHORT. The text with the fewest decimals f that
  * reads back as n is the shortest one: its m = |n| · 10^f is found by Math.round, and m / 10^f is
  * the correctly rounded quotient, which is what reading the text gives. While m < 2^45 the scaled
  * product is off by far less than 0.5 and no other m of the same f reads back as n (10^-f is more
- * than n's spacing), so the text is unique and equals String(n).
+ * than n's spacing), so the text is unique and equals String(n). For the same reason, when n has
+ * a text of USUAL_DECIMALS, its shortest one is that m without its trailing zeros.
  */
 function writeShortNumber(n: number, point: number, target: Uint8Array, at: number): number {
   if (n === 0) {
@@ -137,7 +141,22 @@ function writeShortNumber(n: number, point: number, target: Uint8Array, at: numb
   }
   const abs = n < 0 ? -n : n;
   if (!(abs >= 1e-6)) return NOT_SHORT;
-  for (let f = 0; f < POWERS_OF_TEN.length; f++) {
+  let from = 0;
+  const usual = POWERS_OF_TEN[USUAL_DECIMALS] as number;
+  if (abs * usual < SCALED_LIMIT) {
+    let m = Math.round(abs * usual);
+    if (m / usual === abs) {
+      let f = USUAL_DECIMALS;
+      while (f > 0 && m % 10 === 0) {
+        m /= 10;
+        f--;
+      }
+      return writeScaled(m, f, n < 0, point, target, at);
+    }
+    // No text of USUAL_DECIMALS, so none of fewer either.
+    from = USUAL_DECIMALS + 1;
+  }
+  for (let f = from; f < POWERS_OF_TEN.length; f++) {
     const power = POWERS_OF_TEN[f] as number;
     const scaled = abs * power;
     if (!(scaled < SCALED_LIMIT)) return NOT_SHORT;

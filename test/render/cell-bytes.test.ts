@@ -95,6 +95,20 @@ describe('cellWriter', () => {
     );
   });
 
+  it('writes every number as String does, and every rounded one as toFixed does', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<WrittenKind>('number', 'decimal'),
+        fc.constantFrom<DecimalSeparator>('.', ','),
+        anyNumber,
+        (kind, decimal, value) => {
+          expect(written(kind, decimal, value)).toEqual(expected(kind, decimal, value));
+        },
+      ),
+      { numRuns: 50_000 },
+    );
+  });
+
   it('writes shortest coordinates and two-place hours as String and toFixed do', () => {
     expect(written('number', '.', -175.204389)).toEqual(Buffer.from('-175.204389'));
     expect(written('number', ',', 53.02875)).toEqual(Buffer.from('53,02875'));
