@@ -191,17 +191,8 @@ export class CutWorker {
     encoder: CsvRecordEncoder<ShiftRecord>,
     records: readonly ShiftRecord[],
   ): { csv: Uint8Array; csvEnds: Int32Array } {
-    const texts = records.map((record) => encoder.record(record));
     const csvEnds = new Int32Array(records.length);
-    let bytes = 0;
-    for (let k = 0; k < texts.length; k++) {
-      bytes += Buffer.byteLength(texts[k] as string);
-      csvEnds[k] = bytes;
-    }
-    const csv = Buffer.allocUnsafeSlow(bytes);
-    let at = 0;
-    for (const text of texts) at += csv.write(text, at);
-    return { csv, csvEnds };
+    return { csv: encoder.records(records, csvEnds), csvEnds };
   }
 }
 

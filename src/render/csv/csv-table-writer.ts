@@ -2,8 +2,8 @@
 // UTF-8, optional BOM, a decimal point or comma, RFC 4180 quoting with CRLF records (csv-line-encoder.ts), cells formatted
 // by cell-text.ts with the formula guard. Records are encoded into ~64 KiB chunks before they
 // reach the sink (one write per ~130 shift rows), so stream overhead is paid per chunk, not per row;
-// each record is joined into one string and UTF-8-encoded into the chunk at once, because
-// encoding one 64 KiB string would first flatten a rope of thousands of parts (docs/performance.md).
+// each record's cells are written straight into the chunk as UTF-8 (cell-bytes.ts), with no string
+// made per cell or per record (docs/performance.md, "Where an export thread's CPU goes").
 //
 // Backpressure: write() returns undefined while the sink keeps up, and a promise that settles on
 // 'drain' (or rejects when the sink fails or closes) when it does not — so the caller's loop
@@ -12,9 +12,11 @@
 import type { Writable } from 'node:stream';
 import type { CellValue, Column } from '../../domain/column.js';
 import { ShiftExportError } from '../../errors.js';
-import { cellFormatter, kindTextMayNeedQuotes, type DecimalSeparator } from '../cell-text.js';
+import { cellWriter, type CellWriter } from '../cell-bytes.js';
+import { cellFormatter, type CellFormatter, type DecimalSeparator } from '../cell-text.js';
+import { startsLikeFormula } from '../formula-guard.js';
 import { TableSink } from '../table-sink.js';
-import { CSV_RECORD_DELIMITER, CsvLineEncoder, type CsvDelimiter } from './csv-line-encoder.js';
+import { CsvLineEncoder, writeCsvTextField, type CsvDelimiter } from './csv-line-encoder.js';
 
 export interface CsvTableOptions {
   readonly delimiter: CsvDelimiter;
@@ -32,6 +34,11 @@ export const CSV_CHUNK_BYTES = 64 * 1024;
 const CHUNK_CAPACITY = CSV_CHUNK_BYTES + 32 * 1024;
 
 const BOM = '\uFEFF';
+const CR = 0x0d;
+const LF = 0x0a;
+
+/** records() keeps its scratch buffer up to this size. */
+const MAX_SCRATCH_BYTES = 1024 * 1024;
 
 export interface CsvTableResult {
   /** Data records written (the header not counted). */
@@ -48,53 +55,86 @@ export class CsvSinkError extends ShiftExportError {
   }
 }
 
-/** One table's records as CSV text: each row's cells formatted, guarded, quoted and joined. */
+/** One table's records as CSV: each row's cells formatted, guarded, quoted and joined, as UTF-8 bytes. */
 export class CsvRecordEncoder<R> {
   readonly #values: readonly ((row: R) => CellValue)[];
-  /** Per column: value -> the field as it appears in the file (formatted, guarded, quoted). */
-  readonly #fields: readonly ((value: CellValue) => string)[];
-  readonly #delimiter: string;
-  readonly #cells: string[];
+  /** Per column: its cells' writer (cell-bytes.ts); none for a text column, written here. */
+  readonly #writers: readonly (CellWriter | undefined)[];
+  /** Per column: cellFormatter, for a text column's value that is not a string (its error). */
+  readonly #formatters: readonly CellFormatter[];
+  readonly #delimiter: number;
+  /** Where records() encodes before copying out: reused, so a cut costs no growing. */
+  #scratch: Buffer | undefined;
   /** The header record, with the BOM when asked for. */
   readonly head: string;
 
   constructor(columns: readonly Column<R>[], options: CsvTableOptions) {
     const encoder = new CsvLineEncoder(options.delimiter);
+    const cellOptions = { guardFormulas: true, decimalSeparator: options.decimal ?? '.' } as const;
     this.#values = columns.map((c) => c.value);
-    this.#fields = columns.map((c) => {
-      const format = cellFormatter(c, { guardFormulas: true, decimalSeparator: options.decimal ?? '.' });
-      return kindTextMayNeedQuotes(c.kind) ? (value: CellValue) => encoder.field(format(value)) : format;
-    });
-    this.#delimiter = options.delimiter;
-    this.#cells = columns.map(() => '');
+    this.#writers = columns.map((c) =>
+      c.kind === 'text' ? undefined : cellWriter({ ...c, kind: c.kind }, cellOptions),
+    );
+    this.#formatters = columns.map((c) => cellFormatter(c, cellOptions));
+    this.#delimiter = options.delimiter.charCodeAt(0);
     this.head = (options.bom ? BOM : '') + encoder.line(columns.map((c) => c.name));
   }
 
-  /** One record, CRLF included. */
-  record(row: R): string {
+  /**
+   * Writes `row`'s record, CRLF included, as UTF-8 into `target` at `at`; returns the offset after
+   * it, or -1 when it might not fit (the bytes past `at` are then garbage).
+   */
+  encodeInto(row: R, target: Uint8Array, at: number): number {
     const values = this.#values;
-    const fields = this.#fields;
-    const cells = this.#cells;
-    for (let i = 0; i < values.length; i++) {
-      cells[i] = (fields[i] as (value: CellValue) => string)((values[i] as (row: R) => CellValue)(row));
+    const writers = this.#writers;
+    const delimiter = this.#delimiter;
+    let i = at;
+    for (let c = 0; c < values.length; c++) {
+      if (c > 0) {
+        if (i >= target.length) return -1;
+        target[i++] = delimiter;
+      }
+      const value = (values[c] as (row: R) => CellValue)(row);
+      const writer = writers[c];
+      if (writer !== undefined) {
+        i = writer(value, target, i);
+      } else if (value !== null) {
+        // A text cell: cellFormatter's guard decides the `'`, the field is quoted as it must be.
+        const text = typeof value === 'string' ? value : (this.#formatters[c] as CellFormatter)(value);
+        i = writeCsvTextField(text, startsLikeFormula(text), delimiter, target, i);
+      }
+      if (i < 0) return -1;
     }
-    return cells.join(this.#delimiter) + CSV_RECORD_DELIMITER;
+    if (i + 2 > target.length) return -1;
+    target[i] = CR;
+    target[i + 1] = LF;
+    return i + 2;
   }
 
-  /** The records of `rows`, UTF-8 encoded one by one into one buffer (for another thread's writer). */
-  records(rows: readonly R[]): Buffer {
-    let bytes = Buffer.allocUnsafeSlow(CHUNK_CAPACITY);
+  /**
+   * The records of `rows` one after another, in a buffer of exactly their bytes (not from Node's
+   * pool: it may be transferred to another thread); with `ends`, ends[k] is where record k ends.
+   */
+  records(rows: readonly R[], ends?: Int32Array): Buffer {
+    let bytes = this.#scratch ?? Buffer.allocUnsafeSlow(CHUNK_CAPACITY);
     let used = 0;
-    for (const row of rows) {
-      const record = this.record(row);
-      if (record.length * 3 > bytes.length - used) {
-        const larger = Buffer.allocUnsafeSlow(Math.max(bytes.length * 2, used + record.length * 3));
+    for (let k = 0; k < rows.length; k++) {
+      const row = rows[k] as R;
+      let end = this.encodeInto(row, bytes, used);
+      while (end < 0) {
+        const larger = Buffer.allocUnsafeSlow(bytes.length * 2);
         bytes.copy(larger, 0, 0, used);
         bytes = larger;
+        end = this.encodeInto(row, bytes, used);
       }
-      used += bytes.write(record, used);
+      used = end;
+      if (ends !== undefined) ends[k] = used;
     }
-    return bytes.subarray(0, used);
+    // A scratch grown for a very long record is let go.
+    this.#scratch = bytes.length <= MAX_SCRATCH_BYTES ? bytes : undefined;
+    const records = Buffer.allocUnsafeSlow(used);
+    bytes.copy(records, 0, 0, used);
+    return records;
   }
 }
 
@@ -123,7 +163,21 @@ export class CsvTableWriter<R> {
     if (this.#ended) throw new Error('CsvTableWriter.write() after end()');
     this.#sink.throwIfBroken();
     this.#rows++;
-    return this.#append(this.#encoder.record(row));
+    let ready = true;
+    let end = this.#encoder.encodeInto(row, this.#chunk, this.#used);
+    if (end < 0 && this.#used > 0) {
+      // A record that might not fit goes after a flush…
+      ready = this.#sendChunk();
+      end = this.#encoder.encodeInto(row, this.#chunk, 0);
+    }
+    if (end < 0) {
+      // …or alone, when it might not fit a whole chunk.
+      ready = this.#sink.send(this.#encoder.records([row])) && ready;
+      return ready ? this.#sink.pendingDrain : this.#sink.waitForDrain();
+    }
+    this.#used = end;
+    if (this.#used >= CSV_CHUNK_BYTES) ready = this.#sendChunk() && ready;
+    return ready ? this.#sink.pendingDrain : this.#sink.waitForDrain();
   }
 
   /**
@@ -154,20 +208,6 @@ export class CsvTableWriter<R> {
     if (this.#used > 0) this.#sendChunk();
     await this.#sink.end();
     return { rows: this.#rows, bytes: this.#sink.bytes };
-  }
-
-  #append(record: string): Promise<void> | undefined {
-    let ready = true;
-    if (record.length * 3 > CHUNK_CAPACITY - this.#used) {
-      if (this.#used > 0) ready = this.#sendChunk();
-      if (record.length * 3 > CHUNK_CAPACITY) {
-        ready = this.#sink.send(Buffer.from(record, 'utf8')) && ready;
-        return ready ? this.#sink.pendingDrain : this.#sink.waitForDrain();
-      }
-    }
-    this.#used += this.#chunk.write(record, this.#used);
-    if (this.#used >= CSV_CHUNK_BYTES) ready = this.#sendChunk() && ready;
-    return ready ? this.#sink.pendingDrain : this.#sink.waitForDrain();
   }
 
   /** Sends the chunk so far and starts a new one (the sink keeps the old one until written). */

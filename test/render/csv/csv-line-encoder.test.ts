@@ -2,7 +2,11 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CsvLineEncoder, type CsvDelimiter } from '../../../src/render/csv/csv-line-encoder.js';
+import {
+  CsvLineEncoder,
+  writeCsvTextField,
+  type CsvDelimiter,
+} from '../../../src/render/csv/csv-line-encoder.js';
 import { csvStringifyOptions } from './csv-stringify-options.js';
 import { nastyText, nastyTextWithLoneSurrogates } from './nasty-text.js';
 
@@ -81,4 +85,28 @@ describe('CsvLineEncoder', () => {
       );
     },
   );
+});
+
+describe('writeCsvTextField', () => {
+  it('writes the UTF-8 bytes of the field CsvLineEncoder gives, with the guard’s quote when asked', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(nastyTextWithLoneSurrogates, fc.string({ unit: 'binary' })),
+        fc.boolean(),
+        fc.constantFrom(...DELIMITERS),
+        (text, guarded, delimiter) => {
+          const target = Buffer.alloc(3 * text.length + 5);
+          const end = writeCsvTextField(text, guarded, delimiter.charCodeAt(0), target, 2);
+          const field = new CsvLineEncoder(delimiter).field(guarded ? `'${text}` : text);
+          expect(target.subarray(2, end)).toEqual(Buffer.from(field));
+        },
+      ),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('answers -1 when the field might not fit', () => {
+    expect(writeCsvTextField('abc', false, 0x2c, Buffer.alloc(11), 0)).toBe(-1);
+    expect(writeCsvTextField('abc', false, 0x2c, Buffer.alloc(12), 0)).toBe(3);
+  });
 });

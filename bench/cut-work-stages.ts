@@ -1,0 +1,198 @@
+// node dist/bench/cut-work-stages.js [--rows N] [--rounds N] [--only work]: what each stage of an
+// export thread's work (export/cut-work.ts) costs a row, on one thread. A sandbox started in this
+// process serves its report once (the request the export sends, uncompressed), the body is cut as
+// the reader cuts it (JsonArrayScanner, 64 KiB chunks), and then, cut by cut as an export thread
+// goes, the stages run one after another, each timed on its own: parse, validate, localise, the
+// window, enrich, the fingerprints, the CSV records. Times are CPU (process.cpuUsage: this thread
+// plus V8's helper threads, so the collection of what a stage leaves is charged to whichever stage
+// runs when it comes, as in an export). `whole work()` is CutWorker.work itself over the same cuts;
+// `of which the rest` is what it does besides the stages timed (the facts and labels, the ids,
+// joining the outputs). Medians of `--rounds` rounds, in CPU-µs per row of the report.
+// `--only work` runs work() alone, for `node --cpu-prof`.
+// Figures: docs/performance.md ("Where an export thread's CPU goes").
+
+import { rmSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatDay, parseDay } from 'wfm-contract/civil-time';
+import { startSandbox } from 'wfm-sandbox';
+import { RowHasher } from '../src/changes/row-hash.js';
+import { loadWfmConfig, requireUpstream } from '../src/config/wfm-config.js';
+import type { Period } from '../src/domain/period.js';
+import { SHIFT_COLUMNS } from '../src/domain/shift-columns.js';
+import type { ShiftRecord, ValidShift } from '../src/domain/shift-record.js';
+import { CutWorker, type CutWorkSetup } from '../src/export/cut-work.js';
+import { silentLogger } from '../src/logger.js';
+import { divisionDirectory, enrichShift } from '../src/pipeline/enrich.js';
+import { localiseShift } from '../src/pipeline/localise.js';
+import { isRejected, validateShift } from '../src/pipeline/validate.js';
+import { BusinessDayWindow } from '../src/pipeline/window.js';
+import { CsvRecordEncoder } from '../src/render/csv/csv-table-writer.js';
+import { JsonArrayScanner } from '../src/wfm/json-array-scanner.js';
+import { parseCut, type ScannedCut } from '../src/wfm/scanned-cut.js';
+import { WfmClient } from '../src/wfm/wfm-client.js';
+import { SANDBOX_END_DATE } from './child-server.js';
+import { downloadReport } from './report-file.js';
+
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '100000' },
+    rounds: { type: 'string', default: '7' },
+    only: { type: 'string' },
+  },
+});
+const ROWS = Number(values.rows);
+const ROUNDS = Number(values.rounds);
+const DAYS = 28;
+const lastDay = parseDay(SANDBOX_END_DATE) ?? 0;
+const period: Period = { from: formatDay(lastDay - DAYS + 1), to: SANDBOX_END_DATE };
+
+/** The report's cuts (own copies of their bytes) and the division list, fetched once. */
+async function fetchReport(): Promise<{ cuts: ScannedCut[]; setup: CutWorkSetup }> {
+  const sandbox = await startSandbox({ port: 0, rows: ROWS, endDate: SANDBOX_END_DATE, days: DAYS });
+  const scratch = mkdtempSync(join(tmpdir(), 'cut-work-stages-'));
+  try {
+    const token = sandbox.adminToken ?? '';
+    const file = await downloadReport(sandbox.url, token, period, join(scratch, 'report.json'));
+    const client = new WfmClient(
+      requireUpstream(loadWfmConfig({ WFM_BASE_URL: sandbox.url, WFM_TOKEN: token })),
+      { logger: silentLogger },
+    );
+    const divisions = divisionDirectory(await client.listDivisions({ fields: ['dirs'] }));
+    const setup: CutWorkSetup = {
+      period,
+      divisions,
+      filter: undefined,
+      // The defaults: CSV_DELIMITER `,`, CSV_DECIMAL `.`, CSV_BOM on.
+      csv: { delimiter: ',', decimal: '.', bom: true },
+    };
+    return { cuts: cutsOf(readFileSync(file.path)), setup };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+    await sandbox.close();
+  }
+}
+
+/** The body cut as the report reader cuts it, each cut's bytes copied out of the scanner's pool. */
+function cutsOf(body: Buffer): ScannedCut[] {
+  const scanner = new JsonArrayScanner({ maxBodyBytes: body.length, maxRowBytes: 16 * 1024 * 1024 });
+  const cuts: ScannedCut[] = [];
+  let queue: ScannedCut[] = [];
+  const take = (): void => {
+    while (queue.length > 0) {
+      const cut = queue.shift() as ScannedCut;
+      try {
+        parseCut(cut);
+      } catch (error) {
+        if (!cut.guessed) throw error;
+        queue = scanner.rewind(cut);
+        continue;
+      }
+      scanner.confirm(cut);
+      cuts.push({ ...cut, bytes: Buffer.from(cut.bytes) });
+      scanner.recycle(cut);
+    }
+  };
+  for (let at = 0; at < body.length; at += 64 * 1024) {
+    queue.push(...scanner.pushCuts(body.subarray(at, at + 64 * 1024)));
+    take();
+  }
+  queue.push(...scanner.endCuts());
+  take();
+  return cuts;
+}
+
+/** CPU-µs of `run`, this thread and V8's helpers. */
+function cpuMicros(run: () => void): number {
+  const start = process.cpuUsage();
+  run();
+  const used = process.cpuUsage(start);
+  return used.user + used.system;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+const { cuts, setup } = await fetchReport();
+const rowCount = cuts.reduce((sum, cut) => sum + (parseCut(cut).length as number), 0);
+
+if (values.only === 'work') {
+  const worker = new CutWorker(setup);
+  const times: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    times.push(cpuMicros(() => cuts.forEach((cut) => worker.work(cut))));
+  }
+  process.stdout.write(`whole work(): ${(median(times) / rowCount).toFixed(2)} CPU-µs a row\n`);
+  process.exit(0);
+}
+
+const hasher = new RowHasher<ShiftRecord>(SHIFT_COLUMNS);
+const encoder = new CsvRecordEncoder(SHIFT_COLUMNS, setup.csv ?? { delimiter: ',', bom: false });
+const worker = new CutWorker(setup);
+const STAGES = [
+  'parse (UTF-8, JSON.parse)',
+  'validate',
+  'localise',
+  'window',
+  'enrich',
+  'fingerprint (RowHasher)',
+  'CSV records (CsvRecordEncoder)',
+] as const;
+
+/** One cut through the stages as work() runs them, each timed on its own; CPU-µs per stage added to `spent`. */
+function stagesOf(cut: ScannedCut, spent: Float64Array): void {
+  let at = process.cpuUsage();
+  let stage = 0;
+  const lap = (): void => {
+    const now = process.cpuUsage();
+    spent[stage] = (spent[stage] as number) + now.user - at.user + (now.system - at.system);
+    stage++;
+    at = now;
+  };
+  const rows = parseCut(cut);
+  lap();
+  const valids: ValidShift[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const valid = validateShift(rows[i], rows.texts, i);
+    if (!isRejected(valid)) valids.push(valid);
+  }
+  rows.texts?.release();
+  lap();
+  const records = valids.map(localiseShift);
+  lap();
+  const window = new BusinessDayWindow(period);
+  const inWindow = records.filter((record) => window.admits(record));
+  lap();
+  for (const record of inWindow) enrichShift(record, setup.divisions);
+  lap();
+  const hashes = Buffer.allocUnsafeSlow(inWindow.length * 8);
+  for (let k = 0; k < inWindow.length; k++) hasher.hashInto(inWindow[k] as ShiftRecord, hashes, k * 8);
+  lap();
+  encoder.records(inWindow);
+  lap();
+}
+
+// Cut by cut, as an export thread goes: what a stage leaves for the collector is collected while
+// the later stages run, as it is in work().
+const perStage = STAGES.map(() => [] as number[]);
+const wholes: number[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  const spent = new Float64Array(STAGES.length);
+  for (const cut of cuts) stagesOf(cut, spent);
+  spent.forEach((micros, stage) => perStage[stage]?.push(micros / rowCount));
+  wholes.push(cpuMicros(() => cuts.forEach((cut) => worker.work(cut))) / rowCount);
+}
+const medians = perStage.map(median);
+const whole = median(wholes);
+process.stdout.write(
+  `${rowCount} rows in ${cuts.length} cuts, medians of ${ROUNDS} rounds, CPU-µs a row of the report\n`,
+);
+STAGES.forEach((name, stage) =>
+  process.stdout.write(`${name.padEnd(32)} ${(medians[stage] as number).toFixed(2)}\n`),
+);
+process.stdout.write(`${'whole work()'.padEnd(32)} ${whole.toFixed(2)}\n`);
+const staged = medians.reduce((sum, t) => sum + t, 0);
+process.stdout.write(`${'  of which the rest'.padEnd(32)} ${(whole - staged).toFixed(2)}\n`);
