@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { measuredMemory } from '../pipeline/group-memory.js';
 import { JsonArrayScanError } from '../wfm/json-array-scan-error.js';
+import type { NumberedRequest } from './answering-thread.js';
 import { CutWorker, type CutWorkSetup } from './cut-work.js';
 import type { FromShiftThread, ToShiftThread } from './shift-threads.js';
 
@@ -14,7 +15,7 @@ const port = parentPort;
 if (port === null) throw new Error('shift-thread-entry runs only as a worker thread');
 const worker = new CutWorker(workerData as CutWorkSetup);
 
-port.on('message', ({ seq, bytes, start, end }: ToShiftThread) => {
+port.on('message', ({ seq, request: { bytes, start, end } }: NumberedRequest<ToShiftThread>) => {
   let answer: FromShiftThread;
   const transfer: ArrayBuffer[] = [];
   try {
