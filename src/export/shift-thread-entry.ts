@@ -1,8 +1,8 @@
 // The body of an export thread (shift-threads.ts starts it): works the cuts it is sent, in the
-// order sent, and posts each answer back with its buffers transferred. A cut that is not JSON is
-// answered as malformed (the reader rewinds to a wrong guess, or fails the read); a cut that
-// cannot be worked otherwise is answered with its error; anything else that breaks ends the
-// thread, which the pool reports as EXPORT_THREAD_FAILED.
+// order sent, and posts each answer back with its buffers transferred, the cut's own among them.
+// A cut that is not JSON is answered as malformed (the reader rewinds to a wrong guess, or fails
+// the read); a cut that cannot be worked otherwise is answered with its error; anything else that
+// breaks ends the thread, which the pool reports as EXPORT_THREAD_FAILED.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { measuredMemory } from '../pipeline/group-memory.js';
@@ -17,7 +17,8 @@ const worker = new CutWorker(workerData as CutWorkSetup);
 
 port.on('message', ({ seq, request: { bytes, start, end } }: NumberedRequest<ToShiftThread>) => {
   let answer: FromShiftThread;
-  const transfer: ArrayBuffer[] = [];
+  // The cut's buffer goes back with every answer: the export's thread cuts the next cut in it.
+  const transfer: ArrayBuffer[] = [bytes.buffer as ArrayBuffer];
   try {
     const cut = {
       bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
@@ -26,7 +27,7 @@ port.on('message', ({ seq, request: { bytes, start, end } }: NumberedRequest<ToS
       guessed: false,
     };
     const worked = worker.work(cut);
-    answer = { seq, worked, threadBytes: measuredMemory() };
+    answer = { seq, bytes, worked, threadBytes: measuredMemory() };
     for (const array of [
       worked.ids,
       worked.outcomes,
@@ -41,8 +42,8 @@ port.on('message', ({ seq, request: { bytes, start, end } }: NumberedRequest<ToS
   } catch (error) {
     answer =
       error instanceof JsonArrayScanError && error.kind === 'malformed'
-        ? { seq, malformed: error.message }
-        : { seq, error: error instanceof Error ? error.message : String(error) };
+        ? { seq, bytes, malformed: error.message }
+        : { seq, bytes, error: error instanceof Error ? error.message : String(error) };
   }
   port.postMessage(answer, transfer);
 });

@@ -13,25 +13,25 @@ import type { ScannedCut } from '../wfm/scanned-cut.js';
 import { AnsweringThread, RenderThreadFailedError, threadModule } from './answering-thread.js';
 import { CutWorker, type CutWorkSetup, type ThreadAnswer, type WorkedCut } from './cut-work.js';
 
-/** A cut as an export thread receives it. */
+/** A cut as an export thread receives it: its buffer moved there, not copied. */
 export interface ToShiftThread {
   readonly bytes: Uint8Array;
   readonly start: number;
   readonly end: number;
 }
 
-export type FromShiftThread =
-  | ({ readonly seq: number } & ThreadAnswer)
-  | { readonly seq: number; readonly malformed: string }
-  | { readonly seq: number; readonly error: string };
+/** Every answer moves the cut's buffer back (`bytes`), for the scanner's next cut. */
+export type FromShiftThread = { readonly seq: number; readonly bytes: Uint8Array } & (
+  ThreadAnswer | { readonly malformed: string } | { readonly error: string }
+);
 
 class ShiftThread {
-  readonly #thread: AnsweringThread<ToShiftThread, FromShiftThread, WorkedCut, ScannedCut>;
+  readonly #thread: AnsweringThread<ToShiftThread, FromShiftThread, ParsedCut<WorkedCut>, ScannedCut>;
   /** What the thread held at its last answer (V8 heap in use plus external memory), bytes. */
   heldBytes = 0;
 
   constructor(setup: CutWorkSetup, index: number) {
-    this.#thread = new AnsweringThread<ToShiftThread, FromShiftThread, WorkedCut, ScannedCut>({
+    this.#thread = new AnsweringThread<ToShiftThread, FromShiftThread, ParsedCut<WorkedCut>, ScannedCut>({
       entry: threadModule('shift-thread-entry'),
       workerData: setup,
       name: `export thread ${index}`,
@@ -39,18 +39,27 @@ class ShiftThread {
       settle: (answer, cut) => {
         if ('worked' in answer) {
           this.heldBytes = answer.threadBytes;
-          return answer.worked;
+          const { worked, bytes } = answer;
+          return {
+            batch: worked,
+            ids: worked.ids,
+            bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+          };
         }
+        // A wrong guess needs no bytes back: the scanner cuts again from the body's bytes it kept.
         if ('malformed' in answer) return new JsonArrayScanError('malformed', cut.start, answer.malformed);
         return new RenderThreadFailedError(`export thread ${index} could not work a cut: ${answer.error}`);
       },
     });
   }
 
-  work(cut: ScannedCut): Promise<WorkedCut> {
-    // A copy of exactly the cut's bytes (its pooled buffer may be larger, and is used again).
-    const bytes = new Uint8Array(cut.bytes);
-    return this.#thread.ask({ bytes, start: cut.start, end: cut.end }, cut, [bytes.buffer]);
+  /**
+   * From now on the cut's bytes are on the thread: nothing here may read them (the scanner's
+   * confirm() and rewind() read only its offsets) until the answer brings them back.
+   */
+  work(cut: ScannedCut): Promise<ParsedCut<WorkedCut>> {
+    const { bytes, start, end } = cut;
+    return this.#thread.ask({ bytes, start, end }, cut, [bytes.buffer as ArrayBuffer]);
   }
 
   async close(): Promise<void> {
@@ -80,7 +89,7 @@ export class ShiftThreads implements CutParser<WorkedCut> {
       return { batch: worked, ids: worked.ids };
     }
     const thread = this.#threads[this.#next++ % this.#threads.length] as ShiftThread;
-    return thread.work(cut).then((worked) => ({ batch: worked, ids: worked.ids }));
+    return thread.work(cut);
   }
 
   /**
