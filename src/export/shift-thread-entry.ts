@@ -1,5 +1,6 @@
 // The body of an export thread (shift-threads.ts starts it): works the cuts it is sent, in the
-// order sent, and posts each answer back with its buffers transferred, the cut's own among them.
+// order sent, and posts each answer back with its buffer transferred, and the cut's own; the
+// buffers of answers the export's thread has taken come back with later cuts, for the next answers.
 // A cut that is not JSON is answered as malformed (the reader rewinds to a wrong guess, or fails
 // the read); a cut that cannot be worked otherwise is answered with its error; anything else that
 // breaks ends the thread, which the pool reports as EXPORT_THREAD_FAILED.
@@ -15,7 +16,8 @@ const port = parentPort;
 if (port === null) throw new Error('shift-thread-entry runs only as a worker thread');
 const worker = new CutWorker(workerData as CutWorkSetup);
 
-port.on('message', ({ seq, request: { bytes, start, end } }: NumberedRequest<ToShiftThread>) => {
+port.on('message', ({ seq, request: { bytes, start, end, reuse } }: NumberedRequest<ToShiftThread>) => {
+  for (const buffer of reuse) worker.reuse(buffer);
   let answer: FromShiftThread;
   // The cut's buffer goes back with every answer: the export's thread cuts the next cut in it.
   const transfer: ArrayBuffer[] = [bytes.buffer as ArrayBuffer];
@@ -28,17 +30,7 @@ port.on('message', ({ seq, request: { bytes, start, end } }: NumberedRequest<ToS
     };
     const worked = worker.work(cut);
     answer = { seq, bytes, worked, threadBytes: measuredMemory() };
-    for (const array of [
-      worked.ids,
-      worked.outcomes,
-      worked.facts,
-      worked.labels,
-      worked.hashes,
-      worked.csv,
-      worked.csvEnds,
-    ])
-      if (array !== undefined && array.byteLength > 0 && !transfer.includes(array.buffer as ArrayBuffer))
-        transfer.push(array.buffer as ArrayBuffer);
+    transfer.push(worked.buffer);
   } catch (error) {
     answer =
       error instanceof JsonArrayScanError && error.kind === 'malformed'

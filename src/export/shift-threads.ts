@@ -18,6 +18,8 @@ export interface ToShiftThread {
   readonly bytes: Uint8Array;
   readonly start: number;
   readonly end: number;
+  /** Buffers of this thread's answers that the export's thread has taken: the thread carves new answers from them. */
+  readonly reuse: readonly ArrayBuffer[];
 }
 
 /** Every answer moves the cut's buffer back (`bytes`), for the scanner's next cut. */
@@ -29,6 +31,8 @@ class ShiftThread {
   readonly #thread: AnsweringThread<ToShiftThread, FromShiftThread, ParsedCut<WorkedCut>, ScannedCut>;
   /** What the thread held at its last answer (V8 heap in use plus external memory), bytes. */
   heldBytes = 0;
+  /** Buffers of its answers that go back with the next cut. */
+  #reuse: ArrayBuffer[] = [];
 
   constructor(setup: CutWorkSetup, index: number) {
     this.#thread = new AnsweringThread<ToShiftThread, FromShiftThread, ParsedCut<WorkedCut>, ScannedCut>({
@@ -59,7 +63,14 @@ class ShiftThread {
    */
   work(cut: ScannedCut): Promise<ParsedCut<WorkedCut>> {
     const { bytes, start, end } = cut;
-    return this.#thread.ask({ bytes, start, end }, cut, [bytes.buffer as ArrayBuffer]);
+    const reuse = this.#reuse;
+    this.#reuse = [];
+    return this.#thread.ask({ bytes, start, end, reuse }, cut, [bytes.buffer as ArrayBuffer, ...reuse]);
+  }
+
+  /** The buffer of one of its answers, taken: it goes back with the next cut (from then on unusable here). */
+  reuse(buffer: ArrayBuffer): void {
+    this.#reuse.push(buffer);
   }
 
   async close(): Promise<void> {
@@ -73,6 +84,8 @@ export class ShiftThreads implements CutParser<WorkedCut> {
   readonly depth: number;
   readonly #threads: ShiftThread[];
   readonly #here: CutWorker | undefined;
+  /** Which thread made each answer's buffer. */
+  readonly #makers = new WeakMap<ArrayBuffer, ShiftThread>();
   #next = 0;
 
   constructor(threads: number, setup: CutWorkSetup) {
@@ -89,7 +102,21 @@ export class ShiftThreads implements CutParser<WorkedCut> {
       return { batch: worked, ids: worked.ids };
     }
     const thread = this.#threads[this.#next++ % this.#threads.length] as ShiftThread;
-    return thread.work(cut);
+    return thread.work(cut).then((parsed) => {
+      this.#makers.set(parsed.batch.buffer, thread);
+      return parsed;
+    });
+  }
+
+  /**
+   * Worked cuts whose rows the export's thread has taken, and which nothing here reads any more:
+   * their buffers go back to the threads that made them, for later cuts.
+   */
+  reuse(cuts: readonly WorkedCut[]): void {
+    for (const { buffer } of cuts) {
+      if (this.#here !== undefined) this.#here.reuse(buffer);
+      else this.#makers.get(buffer)?.reuse(buffer);
+    }
   }
 
   /**

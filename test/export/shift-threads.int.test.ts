@@ -51,6 +51,12 @@ function cutOf(text: string): ScannedCut {
   return { bytes: bytes.subarray(0, length), start: 1, end: text.length - 1, guessed: true };
 }
 
+/** A worked cut as compared: its arrays' contents, not the buffer they are carved from. */
+function sameAs(worked: WorkedCut): object {
+  const bytes = (array: Uint8Array | undefined): Buffer => Buffer.from(array ?? []);
+  return { ...worked, buffer: undefined, csv: bytes(worked.csv), hashes: bytes(worked.hashes) };
+}
+
 let threads: ShiftThreads | undefined;
 afterEach(async () => {
   await threads?.close();
@@ -64,13 +70,8 @@ describe('ShiftThreads', () => {
     threads = new ShiftThreads(2, SETUP);
     expect(threads.heldBytes()).toBe(0);
     const there = await threads.parse(cutOf(text));
-    const bytes = (array: Uint8Array | undefined): Buffer => Buffer.from(array ?? []);
     expect(here.facts.length).toBeGreaterThan(0);
-    expect({ ...there.batch, csv: bytes(there.batch.csv), hashes: bytes(there.batch.hashes) }).toEqual({
-      ...here,
-      csv: bytes(here.csv),
-      hashes: bytes(here.hashes),
-    });
+    expect(sameAs(there.batch)).toEqual(sameAs(here));
     expect(Array.from(there.ids)).toEqual([7, 8, Number.NaN]);
     expect(there.batch.rejected).toHaveLength(1);
     expect(threads.heldBytes()).toBeGreaterThan(0);
@@ -140,5 +141,37 @@ describe('ShiftThreads', () => {
     await take(true);
     expect(wrongGuesses).toBeGreaterThan(0);
     expect(ids).toEqual(rows.map((row) => row.id));
+  });
+
+  it("carves later answers from the buffers the export's thread gives back", async () => {
+    const later = { start_time: '2024-05-05T06:00:00', finish_time: '2024-05-05T14:00:00' };
+    // The first cut's rows are rejected or outside the period, the next ones' all exported.
+    const cuts = [
+      JSON.stringify([{ id: 'x' }, { ...ROW, ...later, id: 1 }, { ...ROW, ...later, id: 11 }]),
+      ...[2, 3].map((id) =>
+        JSON.stringify([
+          { ...ROW, id },
+          { ...ROW, id: id + 10 },
+        ]),
+      ),
+    ];
+    const worker = new CutWorker(SETUP);
+    // With one thread, the next cut is carved from the very buffer given back.
+    const here = new ShiftThreads(1, SETUP);
+    const first = await here.parse(cutOf(cuts[0] as string));
+    here.reuse([first.batch]);
+    const second = await here.parse(cutOf(cuts[1] as string));
+    expect(second.batch.buffer).toBe(first.batch.buffer);
+    expect(sameAs(second.batch)).toEqual(sameAs(worker.work(cutOf(cuts[1] as string))));
+    // On threads, it moves back to the thread that made it with that thread's next cut (the third).
+    threads = new ShiftThreads(2, SETUP);
+    const one = await threads.parse(cutOf(cuts[0] as string));
+    const buffer = one.batch.buffer;
+    threads.reuse([one.batch]);
+    await threads.parse(cutOf(cuts[1] as string));
+    expect(buffer.byteLength).toBeGreaterThan(0);
+    const three = await threads.parse(cutOf(cuts[2] as string));
+    expect(buffer.byteLength).toBe(0);
+    expect(sameAs(three.batch)).toEqual(sameAs(worker.work(cutOf(cuts[2] as string))));
   });
 });
