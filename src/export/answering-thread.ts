@@ -18,7 +18,10 @@ export class RenderThreadFailedError extends ShiftExportError {
   }
 }
 
-/** Published with `{ thread }` when a thread of the export starts: for diagnostics, and for tests that end one. */
+/**
+ * Published with `{ thread }` when a thread of the export starts: for diagnostics, and for tests
+ * that end one.
+ */
 export const renderThreadStarted = channel('shift-export:render-thread-started');
 
 /** A request as the thread receives it. */

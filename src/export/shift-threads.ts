@@ -18,7 +18,7 @@ export interface ToShiftThread {
   readonly bytes: Uint8Array;
   readonly start: number;
   readonly end: number;
-  /** Buffers of this thread's answers that the export's thread has taken: the thread carves new answers from them. */
+  /** Buffers of the thread's answers that the export's thread has taken: it carves new answers from them. */
   readonly reuse: readonly ArrayBuffer[];
 }
 
@@ -68,7 +68,7 @@ class ShiftThread {
     return this.#thread.ask({ bytes, start, end, reuse }, cut, [bytes.buffer as ArrayBuffer, ...reuse]);
   }
 
-  /** The buffer of one of its answers, taken: it goes back with the next cut (from then on unusable here). */
+  /** The buffer of one of its answers, taken: it goes with the next cut (unusable here from then on). */
   reuse(buffer: ArrayBuffer): void {
     this.#reuse.push(buffer);
   }
