@@ -91,7 +91,7 @@ function cutsOf(body: Buffer): ScannedCut[] {
       }
       scanner.confirm(cut);
       cuts.push({ ...cut, bytes: Buffer.from(cut.bytes) });
-      scanner.recycle(cut);
+      scanner.recycle(cut.bytes);
     }
   };
   for (let at = 0; at < body.length; at += 64 * 1024) {

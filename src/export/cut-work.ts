@@ -22,6 +22,7 @@ import { BusinessDayWindow } from '../pipeline/window.js';
 import { CsvRecordEncoder, type CsvTableOptions } from '../render/csv/csv-table-writer.js';
 import { idsOf } from '../wfm/resume-position.js';
 import { parseCut, type ScannedCut } from '../wfm/scanned-cut.js';
+import { SpareBuffers } from './spare-buffers.js';
 
 /** What a thread works cuts with: the same on every thread. */
 export interface CutWorkSetup {
@@ -70,6 +71,11 @@ export const LABEL = {
 export const LABELS = 6;
 
 export interface WorkedCut {
+  /**
+   * The one buffer every array below is a view of: it moves between threads as one, and serves a
+   * later cut once the export's thread has taken this one's rows (CutWorker.reuse).
+   */
+  readonly buffer: ArrayBuffer;
   /** Every row's id where readable (a safe integer), else NaN: the reader's resume position. */
   readonly ids: Float64Array;
   /** Every row's ROW_* outcome. */
@@ -97,10 +103,21 @@ export interface ThreadAnswer {
 
 const hasher = new RowHasher<ShiftRecord>(SHIFT_COLUMNS);
 
+/**
+ * Buffers a worker keeps for its next cuts: about as many as are on their way back from the
+ * export's thread while it works (two cuts a thread are under way, shift-threads.ts).
+ */
+const SPARE_BUFFERS = 4;
+
 /** Works cuts on one thread; the encoder and the stages are made once. */
 export class CutWorker {
   readonly #setup: CutWorkSetup;
   readonly #csv: CsvRecordEncoder<ShiftRecord> | undefined;
+  readonly #spare = new SpareBuffers(SPARE_BUFFERS);
+  /** Each row's outcome while a cut is worked, copied into its buffer at the end. */
+  #outcomes = new Uint8Array(1024);
+  /** Where each CSV record ends while a cut is worked, copied into its buffer at the end. */
+  #csvEnds = new Int32Array(1024);
 
   constructor(setup: CutWorkSetup) {
     this.#setup = setup;
@@ -111,7 +128,8 @@ export class CutWorker {
     const rows = parseCut(cut);
     const texts = rows.texts;
     const n = rows.length;
-    const outcomes = new Uint8Array(n);
+    if (this.#outcomes.length < n) this.#outcomes = new Uint8Array(n * 2);
+    const outcomes = this.#outcomes;
     const rejected: RejectedRow[] = [];
     const records: ShiftRecord[] = [];
     // Per cut, so that what a row meets never depends on which thread had which cuts before.
@@ -133,16 +151,34 @@ export class CutWorker {
         outcomes[i] = ROW_OUTSIDE_WINDOW;
         continue;
       }
+      outcomes[i] = ROW_ADMITTED;
       records.push(enrichShift(localised, this.#setup.divisions));
     }
     texts?.release();
-    const ids = idsOf(rows);
-    return { ids, outcomes, rejected, ...this.#admitted(records) };
+    if (this.#csvEnds.length < records.length) this.#csvEnds = new Int32Array(records.length * 2);
+    // In the encoder's scratch until the cut's buffer is carved to their size; copied there.
+    const csv = this.#csv?.encodeAll(records, this.#csvEnds);
+    const arrays = carve(this.#spare, n, records.length, csv?.length);
+    idsOf(rows, arrays.ids);
+    arrays.outcomes.set(outcomes.subarray(0, n));
+    const strings = this.#fill(records, arrays);
+    if (csv !== undefined) {
+      arrays.csv?.set(csv);
+      arrays.csvEnds?.set(this.#csvEnds.subarray(0, records.length));
+    }
+    return { ...arrays, rejected, strings };
   }
 
-  #admitted(records: readonly ShiftRecord[]): Omit<WorkedCut, 'ids' | 'outcomes' | 'rejected'> {
-    const facts = new Float64Array(records.length * FACTS);
-    const labels = new Int32Array(records.length * LABELS);
+  /**
+   * The buffer of a worked cut whose rows the export's thread has taken (written, counted,
+   * fingerprinted): nothing reads its arrays any more, and a later cut is carved from it.
+   */
+  reuse(buffer: ArrayBuffer): void {
+    this.#spare.give(buffer);
+  }
+
+  /** The admitted rows' facts, labels and fingerprints; returns the label texts. */
+  #fill(records: readonly ShiftRecord[], { facts, labels, hashes }: CutArrays): string[] {
     const strings: string[] = [];
     const indexes = new Map<string, number>();
     const label = (text: string | null): number => {
@@ -154,8 +190,6 @@ export class CutWorker {
       }
       return index;
     };
-    // Not from Node's shared pool: the buffer is transferred to the export's thread.
-    const hashes = Buffer.allocUnsafeSlow(records.length * 8);
     for (let k = 0; k < records.length; k++) {
       const record = records[k] as ShiftRecord;
       const shift = record.shift;
@@ -182,18 +216,44 @@ export class CutWorker {
       labels[l + LABEL.userDisplayName] = label(shift.user_display_name);
       hasher.hashInto(record, hashes, k * 8);
     }
-    const csv =
-      this.#csv === undefined ? { csv: undefined, csvEnds: undefined } : this.#csvOf(this.#csv, records);
-    return { facts, labels, strings, hashes, ...csv };
+    return strings;
   }
+}
 
-  #csvOf(
-    encoder: CsvRecordEncoder<ShiftRecord>,
-    records: readonly ShiftRecord[],
-  ): { csv: Uint8Array; csvEnds: Int32Array } {
-    const csvEnds = new Int32Array(records.length);
-    return { csv: encoder.records(records, csvEnds), csvEnds };
-  }
+/** The typed arrays of a worked cut, all views of its one buffer. */
+type CutArrays = Pick<WorkedCut, 'buffer' | 'ids' | 'outcomes' | 'facts' | 'labels' | 'csvEnds'> & {
+  readonly hashes: Buffer;
+  readonly csv: Buffer | undefined;
+};
+
+/**
+ * The arrays of a cut of `rows` rows, `admitted` of them admitted, with these CSV records (none:
+ * no CSV), carved from one spare buffer: 8-byte numbers first, then 4-byte, then bytes, so that
+ * each array starts aligned.
+ */
+function carve(spare: SpareBuffers, rows: number, admitted: number, csvBytes: number | undefined): CutArrays {
+  const csvEndsLength = csvBytes === undefined ? 0 : admitted;
+  const bytes =
+    8 * (rows + admitted * FACTS) +
+    4 * (admitted * LABELS + csvEndsLength) +
+    rows +
+    admitted * 8 +
+    (csvBytes ?? 0);
+  const buffer = spare.take(bytes);
+  let at = 0;
+  const next = (length: number, size: number): number => {
+    const start = at;
+    at += length * size;
+    return start;
+  };
+  const ids = new Float64Array(buffer, next(rows, 8), rows);
+  const facts = new Float64Array(buffer, next(admitted * FACTS, 8), admitted * FACTS);
+  const labels = new Int32Array(buffer, next(admitted * LABELS, 4), admitted * LABELS);
+  const csvEnds = csvBytes === undefined ? undefined : new Int32Array(buffer, next(admitted, 4), admitted);
+  const outcomes = new Uint8Array(buffer, next(rows, 1), rows);
+  const hashes = Buffer.from(buffer, next(admitted * 8, 1), admitted * 8);
+  const csv = csvBytes === undefined ? undefined : Buffer.from(buffer, next(csvBytes, 1), csvBytes);
+  return { buffer, ids, outcomes, facts, labels, hashes, csvEnds, csv };
 }
 
 function matchFact(match: boolean | null): number {

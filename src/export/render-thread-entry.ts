@@ -4,15 +4,16 @@
 // reports as EXPORT_THREAD_FAILED.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ToRenderThread, FromRenderThread } from './render-pool.js';
-import { csvEncoderOf, renderShifts, type RenderSetup } from './shift-rendering.js';
+import type { NumberedRequest } from './answering-thread.js';
+import type { FromRenderThread } from './render-pool.js';
+import { csvEncoderOf, renderShifts, type RenderRequest, type RenderSetup } from './shift-rendering.js';
 
 const port = parentPort;
 if (port === null) throw new Error('render-thread-entry runs only as a worker thread');
 const setup = workerData as RenderSetup;
 const csv = csvEncoderOf(setup);
 
-port.on('message', (message: ToRenderThread) => {
+port.on('message', (message: NumberedRequest<RenderRequest>) => {
   let answer: FromRenderThread;
   try {
     answer = { seq: message.seq, rendered: renderShifts(message.request, setup.divisions, csv) };

@@ -7,96 +7,75 @@
 // still waiting with a retryable EXPORT_THREAD_FAILED, and the export fails before publishing
 // anything; close() ends the threads however the export ended.
 
-import { Worker } from 'node:worker_threads';
 import { JsonArrayScanError } from '../wfm/json-array-scan-error.js';
 import type { CutParser, ParsedCut } from '../wfm/parsed-cuts.js';
 import type { ScannedCut } from '../wfm/scanned-cut.js';
+import { AnsweringThread, RenderThreadFailedError, threadModule } from './answering-thread.js';
 import { CutWorker, type CutWorkSetup, type ThreadAnswer, type WorkedCut } from './cut-work.js';
-import { RenderThreadFailedError, renderThreadStarted } from './render-pool.js';
 
+/** A cut as an export thread receives it: its buffer moved there, not copied. */
 export interface ToShiftThread {
-  readonly seq: number;
   readonly bytes: Uint8Array;
   readonly start: number;
   readonly end: number;
+  /** Buffers of the thread's answers that the export's thread has taken: it carves new answers from them. */
+  readonly reuse: readonly ArrayBuffer[];
 }
 
-export type FromShiftThread =
-  | ({ readonly seq: number } & ThreadAnswer)
-  | { readonly seq: number; readonly malformed: string }
-  | { readonly seq: number; readonly error: string };
-
-interface Waiting {
-  readonly cut: ScannedCut;
-  readonly resolve: (worked: WorkedCut) => void;
-  readonly reject: (error: Error) => void;
-}
-
-// A thread holds a few cuts and their answers at a time: a small young generation keeps its memory
-// small (its heap is mostly short-lived rows and strings).
-const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 8 };
+/** Every answer moves the cut's buffer back (`bytes`), for the scanner's next cut. */
+export type FromShiftThread = { readonly seq: number; readonly bytes: Uint8Array } & (
+  ThreadAnswer | { readonly malformed: string } | { readonly error: string }
+);
 
 class ShiftThread {
-  readonly #worker: Worker;
-  readonly #waiting = new Map<number, Waiting>();
-  #failure: Error | undefined;
-  #closing = false;
+  readonly #thread: AnsweringThread<ToShiftThread, FromShiftThread, ParsedCut<WorkedCut>, ScannedCut>;
   /** What the thread held at its last answer (V8 heap in use plus external memory), bytes. */
   heldBytes = 0;
+  /** Buffers of its answers that go back with the next cut. */
+  #reuse: ArrayBuffer[] = [];
 
   constructor(setup: CutWorkSetup, index: number) {
-    this.#worker = new Worker(threadEntry(), { workerData: setup, resourceLimits: RESOURCE_LIMITS });
-    if (renderThreadStarted.hasSubscribers) renderThreadStarted.publish({ thread: this.#worker });
-    this.#worker.on('message', (answer: FromShiftThread) => {
-      const waiting = this.#waiting.get(answer.seq);
-      this.#waiting.delete(answer.seq);
-      if (waiting === undefined) return;
-      if ('worked' in answer) {
-        this.heldBytes = answer.threadBytes;
-        waiting.resolve(answer.worked);
-      } else if ('malformed' in answer)
-        waiting.reject(new JsonArrayScanError('malformed', waiting.cut.start, answer.malformed));
-      else
-        waiting.reject(
-          new RenderThreadFailedError(`export thread ${index} could not work a cut: ${answer.error}`),
-        );
-    });
-    let threadError: unknown;
-    this.#worker.on('error', (error) => (threadError = error));
-    this.#worker.on('exit', (code) => {
-      if (this.#closing && this.#waiting.size === 0) return;
-      const reason = threadError === undefined ? `exit code ${code}` : String(threadError);
-      this.#fail(
-        new RenderThreadFailedError(
-          `export thread ${index} ended (${reason}); nothing was published`,
-          threadError,
-        ),
-      );
+    this.#thread = new AnsweringThread<ToShiftThread, FromShiftThread, ParsedCut<WorkedCut>, ScannedCut>({
+      entry: threadModule('shift-thread-entry'),
+      workerData: setup,
+      name: `export thread ${index}`,
+      closedMessage: 'the export threads were closed',
+      settle: (answer, cut) => {
+        if ('worked' in answer) {
+          this.heldBytes = answer.threadBytes;
+          const { worked, bytes } = answer;
+          return {
+            batch: worked,
+            ids: worked.ids,
+            bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+          };
+        }
+        // A wrong guess needs no bytes back: the scanner cuts again from the body's bytes it kept.
+        if ('malformed' in answer) return new JsonArrayScanError('malformed', cut.start, answer.malformed);
+        return new RenderThreadFailedError(`export thread ${index} could not work a cut: ${answer.error}`);
+      },
     });
   }
 
-  work(seq: number, cut: ScannedCut): Promise<WorkedCut> {
-    if (this.#failure !== undefined) return Promise.reject(this.#failure);
-    return new Promise((resolve, reject) => {
-      this.#waiting.set(seq, { cut, resolve, reject });
-      // A copy of exactly the cut's bytes (its pooled buffer may be larger, and is used again).
-      const bytes = new Uint8Array(cut.bytes);
-      const message: ToShiftThread = { seq, bytes, start: cut.start, end: cut.end };
-      this.#worker.postMessage(message, [bytes.buffer]);
-    });
+  /**
+   * From now on the cut's bytes are on the thread: nothing here may read them (the scanner's
+   * confirm() and rewind() read only its offsets) until the answer brings them back.
+   */
+  work(cut: ScannedCut): Promise<ParsedCut<WorkedCut>> {
+    const { bytes, start, end } = cut;
+    const reuse = this.#reuse;
+    this.#reuse = [];
+    return this.#thread.ask({ bytes, start, end, reuse }, cut, [bytes.buffer as ArrayBuffer, ...reuse]);
+  }
+
+  /** The buffer of one of its answers, taken: it goes with the next cut (unusable here from then on). */
+  reuse(buffer: ArrayBuffer): void {
+    this.#reuse.push(buffer);
   }
 
   async close(): Promise<void> {
-    this.#closing = true;
     this.heldBytes = 0;
-    this.#fail(new RenderThreadFailedError('the export threads were closed'));
-    await this.#worker.terminate();
-  }
-
-  #fail(error: Error): void {
-    this.#failure ??= error;
-    for (const waiting of this.#waiting.values()) waiting.reject(this.#failure);
-    this.#waiting.clear();
+    await this.#thread.close();
   }
 }
 
@@ -105,7 +84,9 @@ export class ShiftThreads implements CutParser<WorkedCut> {
   readonly depth: number;
   readonly #threads: ShiftThread[];
   readonly #here: CutWorker | undefined;
-  #seq = 0;
+  /** Which thread made each answer's buffer. */
+  readonly #makers = new WeakMap<ArrayBuffer, ShiftThread>();
+  #next = 0;
 
   constructor(threads: number, setup: CutWorkSetup) {
     const count = Math.max(1, Math.floor(threads));
@@ -120,9 +101,22 @@ export class ShiftThreads implements CutParser<WorkedCut> {
       const worked = this.#here.work(cut);
       return { batch: worked, ids: worked.ids };
     }
-    const seq = this.#seq++;
-    const thread = this.#threads[seq % this.#threads.length] as ShiftThread;
-    return thread.work(seq, cut).then((worked) => ({ batch: worked, ids: worked.ids }));
+    const thread = this.#threads[this.#next++ % this.#threads.length] as ShiftThread;
+    return thread.work(cut).then((parsed) => {
+      this.#makers.set(parsed.batch.buffer, thread);
+      return parsed;
+    });
+  }
+
+  /**
+   * Worked cuts whose rows the export's thread has taken, and which nothing here reads any more:
+   * their buffers go back to the threads that made them, for later cuts.
+   */
+  reuse(cuts: readonly WorkedCut[]): void {
+    for (const { buffer } of cuts) {
+      if (this.#here !== undefined) this.#here.reuse(buffer);
+      else this.#makers.get(buffer)?.reuse(buffer);
+    }
   }
 
   /**
@@ -139,12 +133,4 @@ export class ShiftThreads implements CutParser<WorkedCut> {
   async close(): Promise<void> {
     await Promise.all(this.#threads.map((thread) => thread.close()));
   }
-}
-
-/** The thread's module: from the build, the file beside this one; from the sources (tests), the build's. */
-function threadEntry(): URL {
-  const here = import.meta.url;
-  return here.endsWith('.ts')
-    ? new URL('../../dist/src/export/shift-thread-entry.js', here)
-    : new URL('./shift-thread-entry.js', here);
 }

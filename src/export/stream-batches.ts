@@ -34,8 +34,9 @@ export async function streamWorkedCuts(
   let upstream: ReadProgress | undefined;
   const options = { window: upstreamWindow(period), signal, onProgress: (p: ReadProgress) => (upstream = p) };
   for await (const ranges of read.readParsedShifts(threads, options)) {
-    const { worked, rejected } = pipeline.take(ranges);
+    const { worked, rejected, taken } = pipeline.take(ranges);
     await outputs.write({ shifts: [], rowIndexes: [], rejected, parsed: undefined, worked });
+    threads.reuse(taken);
     const counts = pipeline.counts;
     report({ rows: counts.fetched, exported: counts.exported, rejected: counts.rejected });
     throwIfAborted(signal);

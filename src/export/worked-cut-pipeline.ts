@@ -38,6 +38,11 @@ export interface WorkedRows {
 export interface WorkedBatch {
   readonly worked: WorkedRows;
   readonly rejected: readonly RejectedRow[];
+  /**
+   * The cuts whose last rows this batch took: once it is written (the outputs copy what they
+   * keep), nothing reads them any more, and their buffers can serve later cuts.
+   */
+  readonly taken: readonly WorkedCut[];
 }
 
 export interface WorkedCutPipelineOptions {
@@ -71,7 +76,12 @@ export class WorkedCutPipeline {
     const csv: Buffer[] = [];
     const ids: number[] = [];
     const hashes: Buffer[] = [];
-    for (const range of ranges) this.#takeRange(range, rejected, csv, ids, hashes);
+    const taken: WorkedCut[] = [];
+    for (const range of ranges) {
+      this.#takeRange(range, rejected, csv, ids, hashes);
+      // A cut's ranges come in order: its last row is the last the cut is read for.
+      if (range.to === range.batch.outcomes.length) taken.push(range.batch);
+    }
     const count = ids.length;
     this.#exported += count;
     this.#rejected += rejected.length;
@@ -83,6 +93,7 @@ export class WorkedCutPipeline {
         hashes: concat(hashes),
       },
       rejected,
+      taken,
     };
   }
 

@@ -248,9 +248,9 @@ export class JsonArrayScanner {
     return cuts;
   }
 
-  /** A cut has been parsed and its bytes are not needed any more: its buffer serves again. */
-  recycle(cut: ScannedCut): void {
-    this.#buffers.give(cut.bytes);
+  /** A cut's bytes (ScannedCut.bytes) are not needed any more: their buffer serves again. */
+  recycle(bytes: Buffer): void {
+    this.#buffers.give(bytes);
   }
 
   /** Cuts parsed here, as they are taken; a wrong guess rewinds. */
@@ -267,7 +267,7 @@ export class JsonArrayScanner {
         continue;
       }
       this.confirm(cut);
-      this.recycle(cut);
+      this.recycle(cut.bytes);
       this.#rows += rows.length;
       if (rows.length > 0) yield rows;
     }

@@ -12,6 +12,11 @@ export interface ParsedCut<B> {
   readonly batch: B;
   /** Each row's id when it is readable (a safe integer), else NaN; one per row, in order. */
   readonly ids: ArrayLike<number>;
+  /**
+   * The cut's bytes when the parser moved its buffer away (to another thread) and back: the
+   * scanner takes these for the next cut, the cut's own view being empty then.
+   */
+  readonly bytes?: Buffer;
 }
 
 export interface CutParser<B> {
@@ -79,7 +84,7 @@ export class ParsedCuts<B> {
         continue;
       }
       this.#step(() => this.#scanner.confirm(head.cut));
-      this.#scanner.recycle(head.cut);
+      this.#scanner.recycle(parsed.bytes ?? head.cut.bytes);
       return parsed;
     }
   }

@@ -45,9 +45,14 @@ export interface RowRange<B> {
   readonly to: number;
 }
 
-/** The ids of parsed rows, as the keeper reads them: NaN where a row has no readable id. */
-export function idsOf(rows: readonly unknown[]): Float64Array {
-  const ids = new Float64Array(rows.length);
+/**
+ * The ids of parsed rows, as the keeper reads them: NaN where a row has no readable id. `ids`:
+ * where to write them, one per row.
+ */
+export function idsOf(
+  rows: readonly unknown[],
+  ids: Float64Array = new Float64Array(rows.length),
+): Float64Array {
   for (let i = 0; i < rows.length; i++) ids[i] = idOf(rows[i]) ?? Number.NaN;
   return ids;
 }

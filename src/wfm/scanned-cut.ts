@@ -9,7 +9,10 @@ import { arrayElementTexts } from './array-element-texts.js';
 import { JsonArrayScanError } from './json-array-scan-error.js';
 
 export interface ScannedCut {
-  /** `[` + the elements' bytes + `]`. */
+  /**
+   * `[` + the elements' bytes + `]`, at the start of a buffer of the cut's own (CutBuffers): a
+   * parser on another thread moves that buffer there and back (ParsedCut.bytes) rather than copy it.
+   */
   readonly bytes: Buffer;
   /** Body offset of the first byte after the `[` or comma the cut starts after. */
   readonly start: number;

@@ -6,6 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CutWorker, type CutWorkSetup } from '../../src/export/cut-work.js';
 import { ShiftThreads } from '../../src/export/shift-threads.js';
 import { JsonArrayScanError } from '../../src/wfm/json-array-scan-error.js';
+import { JsonArrayScanner } from '../../src/wfm/json-array-scanner.js';
+import { ParsedCuts, type CutParser } from '../../src/wfm/parsed-cuts.js';
+import type { WorkedCut } from '../../src/export/cut-work.js';
 import type { ScannedCut } from '../../src/wfm/scanned-cut.js';
 
 const SETUP: CutWorkSetup = {
@@ -41,8 +44,17 @@ const ROW = {
   auto_finished: false,
 };
 
+/** A cut in a buffer of its own, larger than the cut, as the scanner's are (CutBuffers). */
 function cutOf(text: string): ScannedCut {
-  return { bytes: Buffer.from(text), start: 1, end: text.length - 1, guessed: true };
+  const bytes = Buffer.allocUnsafeSlow(64 * 1024);
+  const length = bytes.write(text);
+  return { bytes: bytes.subarray(0, length), start: 1, end: text.length - 1, guessed: true };
+}
+
+/** A worked cut as compared: its arrays' contents, not the buffer they are carved from. */
+function sameAs(worked: WorkedCut): object {
+  const bytes = (array: Uint8Array | undefined): Buffer => Buffer.from(array ?? []);
+  return { ...worked, buffer: undefined, csv: bytes(worked.csv), hashes: bytes(worked.hashes) };
 }
 
 let threads: ShiftThreads | undefined;
@@ -58,18 +70,27 @@ describe('ShiftThreads', () => {
     threads = new ShiftThreads(2, SETUP);
     expect(threads.heldBytes()).toBe(0);
     const there = await threads.parse(cutOf(text));
-    const bytes = (array: Uint8Array | undefined): Buffer => Buffer.from(array ?? []);
     expect(here.facts.length).toBeGreaterThan(0);
-    expect({ ...there.batch, csv: bytes(there.batch.csv), hashes: bytes(there.batch.hashes) }).toEqual({
-      ...here,
-      csv: bytes(here.csv),
-      hashes: bytes(here.hashes),
-    });
+    expect(sameAs(there.batch)).toEqual(sameAs(here));
     expect(Array.from(there.ids)).toEqual([7, 8, Number.NaN]);
     expect(there.batch.rejected).toHaveLength(1);
     expect(threads.heldBytes()).toBeGreaterThan(0);
     await threads.close();
     expect(threads.heldBytes()).toBe(0);
+  });
+
+  it("moves the cut's buffer to the thread and back, not a copy of it", async () => {
+    threads = new ShiftThreads(2, SETUP);
+    const text = JSON.stringify([ROW]);
+    const cut = cutOf(text);
+    const buffer = cut.bytes.buffer;
+    const parsed = await threads.parse(cut);
+    // Moved away: the cut's own view is empty now.
+    expect(buffer.byteLength).toBe(0);
+    expect(cut.bytes.length).toBe(0);
+    // And back, whole, for the scanner's next cut.
+    expect(parsed.bytes?.buffer.byteLength).toBe(64 * 1024);
+    expect(parsed.bytes?.toString()).toBe(text);
   });
 
   it('answers a cut that is not JSON with the malformed error a wrong guess is known by', async () => {
@@ -79,5 +100,78 @@ describe('ShiftThreads', () => {
     await expect(wrong).rejects.toMatchObject({ kind: 'malformed' });
     // The thread goes on: the next cut is worked.
     expect((await threads.parse(cutOf(JSON.stringify([ROW])))).ids[0]).toBe(7);
+  });
+
+  it('reads a body whose guessed cuts go wrong, their buffers moved to threads, as JSON.parse does', async () => {
+    threads = new ShiftThreads(2, SETUP);
+    const workers = threads;
+    // A name whose `},` a guess takes for the end of a row.
+    const rows = Array.from({ length: 600 }, (_, i) => ({
+      ...ROW,
+      id: i + 1,
+      user_display_name: i % 5 === 0 ? 'a}, {"b": 1' : 'Ivanova',
+    }));
+    const body = Buffer.from(JSON.stringify(rows));
+    let wrongGuesses = 0;
+    const counting: CutParser<WorkedCut> = {
+      depth: workers.depth,
+      parse(cut) {
+        const parsed = Promise.resolve(workers.parse(cut));
+        parsed.catch(() => wrongGuesses++);
+        return parsed;
+      },
+    };
+    const scanner = new JsonArrayScanner({
+      maxBodyBytes: body.length,
+      maxRowBytes: 64 * 1024,
+      batchBytes: 2 * 1024,
+      maxBatchBytes: 8 * 1024,
+    });
+    const cuts = new ParsedCuts(counting, scanner, (step) => step());
+    const ids: number[] = [];
+    const take = async (all: boolean): Promise<void> => {
+      for (let parsed = await cuts.next(all); parsed !== undefined; parsed = await cuts.next(all))
+        ids.push(...Array.from(parsed.ids));
+    };
+    for (let at = 0; at < body.length; at += 3000) {
+      cuts.add(scanner.pushCuts(body.subarray(at, at + 3000)));
+      await take(false);
+    }
+    cuts.add(scanner.endCuts());
+    await take(true);
+    expect(wrongGuesses).toBeGreaterThan(0);
+    expect(ids).toEqual(rows.map((row) => row.id));
+  });
+
+  it("carves later answers from the buffers the export's thread gives back", async () => {
+    const later = { start_time: '2024-05-05T06:00:00', finish_time: '2024-05-05T14:00:00' };
+    // The first cut's rows are rejected or outside the period, the next ones' all exported.
+    const cuts = [
+      JSON.stringify([{ id: 'x' }, { ...ROW, ...later, id: 1 }, { ...ROW, ...later, id: 11 }]),
+      ...[2, 3].map((id) =>
+        JSON.stringify([
+          { ...ROW, id },
+          { ...ROW, id: id + 10 },
+        ]),
+      ),
+    ];
+    const worker = new CutWorker(SETUP);
+    // With one thread, the next cut is carved from the very buffer given back.
+    const here = new ShiftThreads(1, SETUP);
+    const first = await here.parse(cutOf(cuts[0] as string));
+    here.reuse([first.batch]);
+    const second = await here.parse(cutOf(cuts[1] as string));
+    expect(second.batch.buffer).toBe(first.batch.buffer);
+    expect(sameAs(second.batch)).toEqual(sameAs(worker.work(cutOf(cuts[1] as string))));
+    // On threads, it moves back to the thread that made it with that thread's next cut (the third).
+    threads = new ShiftThreads(2, SETUP);
+    const one = await threads.parse(cutOf(cuts[0] as string));
+    const buffer = one.batch.buffer;
+    threads.reuse([one.batch]);
+    await threads.parse(cutOf(cuts[1] as string));
+    expect(buffer.byteLength).toBeGreaterThan(0);
+    const three = await threads.parse(cutOf(cuts[2] as string));
+    expect(buffer.byteLength).toBe(0);
+    expect(sameAs(three.batch)).toEqual(sameAs(worker.work(cutOf(cuts[2] as string))));
   });
 });

@@ -116,6 +116,17 @@ export class CsvRecordEncoder<R> {
    * pool: it may be transferred to another thread); with `ends`, ends[k] is where record k ends.
    */
   records(rows: readonly R[], ends?: Int32Array): Buffer {
+    const encoded = this.encodeAll(rows, ends);
+    const records = Buffer.allocUnsafeSlow(encoded.length);
+    encoded.copy(records);
+    return records;
+  }
+
+  /**
+   * As records(), in the encoder's own scratch buffer: valid until the encoder's next use, for a
+   * caller that copies the bytes where they go (cut-work.ts, into a cut's one buffer).
+   */
+  encodeAll(rows: readonly R[], ends?: Int32Array): Buffer {
     let bytes = this.#scratch ?? Buffer.allocUnsafeSlow(CHUNK_CAPACITY);
     let used = 0;
     for (let k = 0; k < rows.length; k++) {
@@ -132,9 +143,7 @@ export class CsvRecordEncoder<R> {
     }
     // A scratch grown for a very long record is let go.
     this.#scratch = bytes.length <= MAX_SCRATCH_BYTES ? bytes : undefined;
-    const records = Buffer.allocUnsafeSlow(used);
-    bytes.copy(records, 0, 0, used);
-    return records;
+    return bytes.subarray(0, used);
   }
 }
 
