@@ -30,6 +30,8 @@ export interface CutWorkSetup {
   readonly filter: RowFilter | undefined;
   /** shifts.csv's options; none: no CSV records are rendered. */
   readonly csv: CsvTableOptions | undefined;
+  /** The export writes a workbook: each cut's admitted records are kept for its sheet rows (sheet-rows-work.ts). */
+  readonly sheetRows?: boolean;
 }
 
 /** What became of each row of a cut. */
@@ -86,6 +88,8 @@ export interface WorkedCut {
   /** Their CSV records one after another, and where each ends; none without a CSV. */
   readonly csv: Uint8Array | undefined;
   readonly csvEnds: Int32Array | undefined;
+  /** The cut's number as sent to the export threads, by which its thread keeps its records (sheet-rows-work.ts). */
+  readonly seq?: number;
 }
 
 /** A worked cut as an export thread answers it: with what that thread holds, for the budget. */
@@ -108,6 +112,11 @@ export class CutWorker {
   }
 
   work(cut: ScannedCut): WorkedCut {
+    return this.workKeepingRecords(cut).worked;
+  }
+
+  /** The worked cut, and the records of its admitted rows, in order. */
+  workKeepingRecords(cut: ScannedCut): { worked: WorkedCut; records: readonly ShiftRecord[] } {
     const rows = parseCut(cut);
     const texts = rows.texts;
     const n = rows.length;
@@ -137,7 +146,7 @@ export class CutWorker {
     }
     texts?.release();
     const ids = idsOf(rows);
-    return { ids, outcomes, rejected, ...this.#admitted(records) };
+    return { worked: { ids, outcomes, rejected, ...this.#admitted(records) }, records };
   }
 
   #admitted(records: readonly ShiftRecord[]): Omit<WorkedCut, 'ids' | 'outcomes' | 'rejected'> {
