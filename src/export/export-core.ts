@@ -32,7 +32,7 @@ export interface ExportCore {
   readonly counts: ExportCounts;
   /** The summaries of every exported row. */
   finish(): ExportSummaries;
-  /** Ends the export threads, however the export ended: after the outputs have finished (they may still render sheet rows). */
+  /** Ends the export threads, however the export ended. */
   close(): Promise<void>;
 }
 

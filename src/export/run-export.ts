@@ -119,6 +119,7 @@ export async function runExport(scope: ExportScope, deps: ExportDependencies): P
 
     report({ phase: 'fetching' });
     const upstream = await core.stream(outputs, { period, signal, report });
+    await core.close();
 
     report({ phase: 'summaries' });
     const counts = core.counts;
@@ -127,8 +128,6 @@ export async function runExport(scope: ExportScope, deps: ExportDependencies): P
     const { file: rowHashes, ...changed } = await changes.conclude(publication, destination, period);
     const ending = { summaries, counts, changes: changed };
     await outputs.finish(ending);
-    // Not before: the export threads render the last batches' sheet rows while the outputs finish.
-    await core.close();
 
     report({ phase: 'publishing' });
     const facts = { exportId, period, startedAt, settings, ending, rowHashes, split: split?.result };

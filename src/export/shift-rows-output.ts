@@ -192,6 +192,11 @@ export class ShiftRowsOutput implements TableOutput {
     while (this.#pending.length > WORKED_PENDING) await this.#writeNext();
   }
 
+  /** Writes every batch still pending, before the export threads that render them end. */
+  async drain(): Promise<void> {
+    while (this.#pending.length > 0) await this.#writeNext();
+  }
+
   /** Writes every batch still pending; the files themselves are ended by their outputs. */
   async finish(): Promise<void> {
     while (this.#pending.length > 0) await this.#writeNext();
