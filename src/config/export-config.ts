@@ -64,7 +64,7 @@ export const exportVariables = {
   threads: envVar(
     'EXPORT_THREADS',
     z.coerce.number().int().min(1).max(256).optional(),
-    "Threads an export works its rows on. A CSV-only export not split by division parses the report on this many export threads, each doing every row's own work, and keeps only duplicates, statistics and writing on its own thread (1: all on that thread). An export that writes a workbook renders its Shifts sheet and shifts.csv on this many threads, its own included. The files are the same bytes whatever the number.",
+    "Threads an export works its rows on. An export of CSV and/or the workbook not split by division parses the report on this many export threads, each doing every row's own work (its shifts.csv record and Shifts sheet row included), and keeps only duplicates, statistics and writing on its own thread (1: all on that thread). An export with Parquet or split by division renders its Shifts sheet and shifts.csv on this many threads, its own included. The files are the same bytes whatever the number.",
     { docDefault: 'the CPUs (os.availableParallelism()); in a worker, the CPUs over WORKER_CONCURRENCY' },
   ),
   csvDelimiter: envVar(

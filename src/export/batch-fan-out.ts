@@ -23,6 +23,10 @@ export class BatchFanOut implements TableOutput {
     for (const output of this.#outputs) await output.write(batch);
   }
 
+  async drain(): Promise<void> {
+    for (const output of this.#outputs) await output.drain?.();
+  }
+
   async finish(ending: ExportEnding): Promise<void> {
     for (const output of this.#outputs) await output.finish(ending);
   }

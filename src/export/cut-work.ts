@@ -31,6 +31,8 @@ export interface CutWorkSetup {
   readonly filter: RowFilter | undefined;
   /** shifts.csv's options; none: no CSV records are rendered. */
   readonly csv: CsvTableOptions | undefined;
+  /** The export writes a workbook: each cut's admitted records are kept for its sheet rows (sheet-rows-work.ts). */
+  readonly sheetRows?: boolean;
 }
 
 /** What became of each row of a cut. */
@@ -92,6 +94,8 @@ export interface WorkedCut {
   /** Their CSV records one after another, and where each ends; none without a CSV. */
   readonly csv: Uint8Array | undefined;
   readonly csvEnds: Int32Array | undefined;
+  /** The cut's number as sent to the export threads, by which its thread keeps its records (sheet-rows-work.ts). */
+  readonly seq?: number;
 }
 
 /** A worked cut as an export thread answers it: with what that thread holds, for the budget. */
@@ -125,6 +129,11 @@ export class CutWorker {
   }
 
   work(cut: ScannedCut): WorkedCut {
+    return this.workKeepingRecords(cut).worked;
+  }
+
+  /** The worked cut, and the records of its admitted rows, in order. */
+  workKeepingRecords(cut: ScannedCut): { worked: WorkedCut; records: readonly ShiftRecord[] } {
     const rows = parseCut(cut);
     const texts = rows.texts;
     const n = rows.length;
@@ -166,7 +175,7 @@ export class CutWorker {
       arrays.csv?.set(csv);
       arrays.csvEnds?.set(this.#csvEnds.subarray(0, records.length));
     }
-    return { ...arrays, rejected, strings };
+    return { worked: { ...arrays, rejected, strings }, records };
   }
 
   /**

@@ -4,8 +4,10 @@
 // the export writes, on the export's thread (shift-pipeline.ts), with the workbook's rows rendered
 // on render threads (render-pool.ts). Both give the same bytes (test/export/export-threads.int.test.ts).
 //
-// Export threads work CSV-only exports, not split by division: the workbook's sheet rows, Parquet's
-// columns and a division's spool still need each row's record on the export's thread.
+// Export threads work exports of CSV and the workbook, not split by division; they render the
+// Shifts sheet's rows too, from the same parse, once the export's thread has placed them
+// (sheet-rows-work.ts). Parquet's columns and a division's spool still need each row's record on
+// the export's thread.
 
 import type { ExportCounts } from '../domain/export-counts.js';
 import type { ExportFormat } from '../domain/export-format.js';
@@ -53,7 +55,7 @@ export function openExportCore(source: ShiftSource, options: ExportCoreOptions):
     readParsedShifts !== undefined &&
     options.split === undefined &&
     formats.length > 0 &&
-    formats.every((format) => format === 'csv');
+    formats.every((format) => format === 'csv' || format === 'xlsx');
   if (!onThreads || readParsedShifts === undefined) {
     const pipeline = new ShiftPipeline({
       period,
@@ -70,7 +72,14 @@ export function openExportCore(source: ShiftSource, options: ExportCoreOptions):
       close: () => Promise.resolve(),
     };
   }
-  const workers = new ShiftThreads(threads, { period, divisions, filter, csv: csvTableOptions(settings) });
+  const sheetRows = formats.includes('xlsx');
+  const workers = new ShiftThreads(threads, {
+    period,
+    divisions,
+    filter,
+    csv: formats.includes('csv') ? csvTableOptions(settings) : undefined,
+    sheetRows,
+  });
   // The budget bounds every thread of the export: the statistics see the export threads' memory too.
   const memory: GroupMemory | undefined = groupMemory && {
     ...groupMemory,
@@ -79,7 +88,12 @@ export function openExportCore(source: ShiftSource, options: ExportCoreOptions):
       every: (groupMemory.gauge ?? DEFAULT_GAUGE).every,
     },
   };
-  const pipeline = new WorkedCutPipeline({ divisions, groupMemory: memory, filtered: filter !== undefined });
+  const pipeline = new WorkedCutPipeline({
+    divisions,
+    groupMemory: memory,
+    filtered: filter !== undefined,
+    sheetRows: sheetRows ? workers : undefined,
+  });
   return {
     stream: (outputs, stream) => streamWorkedCuts({ readParsedShifts }, workers, pipeline, outputs, stream),
     get counts() {

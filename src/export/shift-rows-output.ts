@@ -8,6 +8,12 @@
 // One output for both files, so that a thread renders a batch's CSV records and sheet rows from
 // one parse; the CSV and workbook outputs (csv-tables-output.ts, workbook-output.ts) write the
 // rest of their files and end them after this one has finished.
+//
+// Rows worked on export threads (cut-work.ts) arrive with their CSV records rendered there, and
+// their sheet rows are placed here in order (row number, sheet) and rendered by the thread that
+// worked their cut (sheet-rows-work.ts); a few batches are under way at once, and each is written
+// when every batch before it has been. Those threads are then the export's only ones: the render
+// threads are started only for a batch that comes as records.
 
 import type { ShiftRecord } from '../domain/shift-record.js';
 import type { Logger } from '../logger.js';
@@ -16,15 +22,26 @@ import type { ShiftsWorkbookWriter } from '../render/xlsx/shifts-workbook-writer
 import { RenderPool } from './render-pool.js';
 import type { RenderedShifts, RenderRequest, RenderSetup } from './shift-rendering.js';
 import type { ExportBatch, TableOutput } from './table-output.js';
+import type { SheetRows } from './sheet-rows-work.js';
 import type { WorkedRows } from './worked-cut-pipeline.js';
 
+/** Batches of worked rows under way at once: the threads render some while earlier ones are written. */
+const WORKED_PENDING = 4;
+
 interface Pending {
+  /** Rows worked on export threads: their CSV records and their sheet rows, as placed. */
+  readonly worked?: PendingWorked;
   readonly records: readonly ShiftRecord[];
   /** Row number of the first record in the Shifts sheet, when rendered on a thread. */
   readonly firstRow: number | undefined;
   readonly rendered: Promise<RenderedShifts> | undefined;
   /** Rendered here, or the thread has answered: writing it waits for nothing. */
   ready: boolean;
+}
+
+interface PendingWorked {
+  readonly rows: WorkedRows;
+  readonly sheet: readonly { readonly firstRow: number; readonly rendered: Promise<SheetRows> }[];
 }
 
 export interface ShiftRowsOutputOptions {
@@ -46,7 +63,9 @@ export interface ShiftRowsThreads {
 export class ShiftRowsOutput implements TableOutput {
   readonly #csv: CsvTableWriter<ShiftRecord> | undefined;
   readonly #workbook: ShiftsWorkbookWriter | undefined;
-  readonly #pool: RenderPool | undefined;
+  #pool: RenderPool | undefined;
+  /** Starts the render threads when the first batch comes as records. */
+  #startPool: (() => RenderPool) | undefined;
   readonly #log: Logger | undefined;
   /** The pool was started by open(), and ends with this output. */
   #ownsPool = false;
@@ -54,6 +73,8 @@ export class ShiftRowsOutput implements TableOutput {
   readonly #pending: Pending[] = [];
   /** Data rows of the current Shifts sheet once every pending batch is written. */
   #sheetRows = 0;
+  /** A thread has rendered worked rows with the styles it was given. */
+  #workedStylesSettled = false;
   /** Batches sent to a thread; rendered here although a pool was there; sheet rows redone here for a new style. */
   threadBatches = 0;
   localBatches = 0;
@@ -77,16 +98,18 @@ export class ShiftRowsOutput implements TableOutput {
     options: Omit<ShiftRowsOutputOptions, 'pool'>,
     { threads, setup }: ShiftRowsThreads,
   ): ShiftRowsOutput {
-    const pool =
-      threads > 1 && options.workbook !== undefined ? new RenderPool(threads - 1, setup) : undefined;
-    const output = new ShiftRowsOutput({ ...options, pool });
-    output.#ownsPool = pool !== undefined;
+    const output = new ShiftRowsOutput({ ...options, pool: undefined });
+    if (threads > 1 && options.workbook !== undefined)
+      output.#startPool = () => {
+        output.#ownsPool = true;
+        return new RenderPool(threads - 1, setup);
+      };
     return output;
   }
 
   /** With render threads, each batch comes with the text it was parsed from. */
   get wantsParsedBatch(): boolean {
-    return this.#pool !== undefined;
+    return this.#pool !== undefined || this.#startPool !== undefined;
   }
 
   /**
@@ -96,6 +119,10 @@ export class ShiftRowsOutput implements TableOutput {
   async write({ shifts: records, rowIndexes, parsed: batch, worked }: ExportBatch): Promise<void> {
     if (worked !== undefined && worked.count > 0) await this.#writeWorked(worked);
     if (records.length === 0 || (this.#csv === undefined && this.#workbook === undefined)) return;
+    if (this.#pool === undefined && this.#startPool !== undefined && batch !== undefined) {
+      this.#pool = this.#startPool();
+      this.#startPool = undefined;
+    }
     const pool = this.#pool;
     const firstRow = this.#planRows(records.length);
     const threaded = pool !== undefined && batch !== undefined;
@@ -127,13 +154,49 @@ export class ShiftRowsOutput implements TableOutput {
     while (this.#pending.length > most) await this.#writeNext();
   }
 
-  /** Rows worked on export threads: their CSV records as rendered there, after every batch before. */
+  /**
+   * Rows worked on export threads: their CSV records as rendered there, and their sheet rows
+   * placed here and rendered on those threads, written after every batch before.
+   */
   async #writeWorked(worked: WorkedRows): Promise<void> {
-    if (this.#workbook !== undefined)
-      throw new Error('rows worked on export threads carry no sheet rows: the workbook renders its own');
+    const workbook = this.#workbook;
+    if (workbook === undefined) {
+      while (this.#pending.length > 0) await this.#writeNext();
+      if (this.#csv !== undefined && worked.csv !== undefined)
+        await this.#csv.writeEncoded(worked.csv, worked.count);
+      return;
+    }
+    if (worked.sheet === undefined)
+      throw new Error('rows worked on export threads came without their sheet rows');
+    // Until a thread has rendered a cut's rows, the workbook is still registering the styles the
+    // rows need: each batch waits for those before it, to be sent with the styles they registered.
+    if (!this.#workedStylesSettled) while (this.#pending.length > 0) await this.#writeNext();
+    // The styles known now: a row that needs another comes back as values, written here in turn.
+    const styles = workbook.shiftStyles();
+    const sheetRowLimit = this.#sheetRowLimit;
+    const sheet = worked.sheet.map((part) => {
+      const firstRow = this.#placeRows(part.rows);
+      return { firstRow, rendered: part.render({ firstRow, sheetRowLimit, styles }) };
+    });
+    const pending: Pending = {
+      // Its CSV records are copied: they lie in the cut's buffer, which goes back to its export
+      // thread once this write returns (stream-batches.ts), and they are written later, in turn.
+      worked: { rows: { ...worked, csv: worked.csv && Buffer.from(worked.csv) }, sheet },
+      records: [],
+      firstRow: undefined,
+      rendered: undefined,
+      ready: false,
+    };
+    // Awaited in turn below; until then a failure must not count as unhandled.
+    void Promise.allSettled(sheet.map((part) => part.rendered)).then(() => (pending.ready = true));
+    this.#pending.push(pending);
+    while (this.#pending[0]?.ready === true) await this.#writeNext();
+    while (this.#pending.length > WORKED_PENDING) await this.#writeNext();
+  }
+
+  /** Writes every batch still pending, before the export threads that render them end. */
+  async drain(): Promise<void> {
     while (this.#pending.length > 0) await this.#writeNext();
-    if (this.#csv !== undefined && worked.csv !== undefined)
-      await this.#csv.writeEncoded(worked.csv, worked.count);
   }
 
   /** Writes every batch still pending; the files themselves are ended by their outputs. */
@@ -147,6 +210,11 @@ export class ShiftRowsOutput implements TableOutput {
           styleRetries: this.styleRetries,
         },
         'shifts rendered',
+      );
+    else if (this.threadBatches > 0)
+      this.#log?.debug(
+        { threadBatches: this.threadBatches, styleRetries: this.styleRetries },
+        'shifts rendered on export threads',
       );
     await this.#closePool();
   }
@@ -181,9 +249,54 @@ export class ShiftRowsOutput implements TableOutput {
     return undefined;
   }
 
+  /**
+   * Counts `rows` more into the Shifts sheets; the row number of the first were the current sheet
+   * to have room (its limit + 2 when it is full: they then begin the next).
+   */
+  #placeRows(rows: number): number {
+    const before = this.#sheetRows;
+    const limit = this.#sheetRowLimit;
+    const after = before + rows;
+    this.#sheetRows = after <= limit ? after : ((after - 1) % limit) + 1;
+    return before + 2;
+  }
+
+  async #writeWorkedNext({ rows, sheet }: PendingWorked): Promise<void> {
+    if (this.#csv !== undefined && rows.csv !== undefined) await this.#csv.writeEncoded(rows.csv, rows.count);
+    const workbook = this.#workbook;
+    if (workbook === undefined) return;
+    for (const { firstRow, rendered } of sheet) {
+      const answer = await rendered;
+      if ('values' in answer) {
+        this.styleRetries++;
+        for (const values of answer.values) {
+          const w = workbook.addShiftValues(values);
+          if (w) await w;
+        }
+        continue;
+      }
+      this.threadBatches++;
+      this.#workedStylesSettled = true;
+      const xml = Buffer.from(answer.xml.buffer, answer.xml.byteOffset, answer.xml.byteLength);
+      let start = 0;
+      for (let piece = 0; piece < answer.pieceRows.length; piece++) {
+        const pieceRows = answer.pieceRows[piece] as number;
+        const end = answer.pieceEnds[piece] as number;
+        if (pieceRows > 0)
+          await workbook.addRenderedShifts(xml.subarray(start, end), pieceRows, piece === 0 ? firstRow : 2);
+        start = end;
+      }
+    }
+  }
+
   async #writeNext(): Promise<void> {
     const next = this.#pending[0];
     if (next === undefined) return;
+    if (next.worked !== undefined) {
+      this.#pending.shift();
+      await this.#writeWorkedNext(next.worked);
+      return;
+    }
     const rendered = next.rendered === undefined ? undefined : await next.rendered;
     this.#pending.shift();
     const { records } = next;

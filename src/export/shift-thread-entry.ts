@@ -3,20 +3,34 @@
 // buffers of answers the export's thread has taken come back with later cuts, for the next answers.
 // A cut that is not JSON is answered as malformed (the reader rewinds to a wrong guess, or fails
 // the read); a cut that cannot be worked otherwise is answered with its error; anything else that
-// breaks ends the thread, which the pool reports as EXPORT_THREAD_FAILED.
+// breaks ends the thread, which the pool reports as EXPORT_THREAD_FAILED. With a workbook, it
+// keeps each cut's admitted records and renders their sheet rows when asked (sheet-rows-work.ts).
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { measuredMemory } from '../pipeline/group-memory.js';
 import { JsonArrayScanError } from '../wfm/json-array-scan-error.js';
 import type { NumberedRequest } from './answering-thread.js';
 import { CutWorker, type CutWorkSetup } from './cut-work.js';
-import type { FromShiftThread, ToShiftThread } from './shift-threads.js';
+import { SheetRowsKeeper, type SheetRowsRequest } from './sheet-rows-work.js';
+import type {
+  FromShiftThread,
+  SheetRowsFromThread,
+  SheetRowsToThread,
+  ToShiftThread,
+} from './shift-threads.js';
 
 const port = parentPort;
 if (port === null) throw new Error('shift-thread-entry runs only as a worker thread');
-const worker = new CutWorker(workerData as CutWorkSetup);
+const setup = workerData as CutWorkSetup;
+const worker = new CutWorker(setup);
+const sheetRows = setup.sheetRows === true ? new SheetRowsKeeper() : undefined;
 
-port.on('message', ({ seq, request: { bytes, start, end, reuse } }: NumberedRequest<ToShiftThread>) => {
+port.on('message', ({ seq, request }: NumberedRequest<ToShiftThread | SheetRowsToThread>) => {
+  if (request.kind === 'sheet') answerSheetRows(seq, request.sheet);
+  else answerCut(seq, request);
+});
+
+function answerCut(seq: number, { cut: number, bytes, start, end, reuse }: ToShiftThread): void {
   for (const buffer of reuse) worker.reuse(buffer);
   let answer: FromShiftThread;
   // The cut's buffer goes back with every answer: the export's thread cuts the next cut in it.
@@ -28,7 +42,8 @@ port.on('message', ({ seq, request: { bytes, start, end, reuse } }: NumberedRequ
       end,
       guessed: false,
     };
-    const worked = worker.work(cut);
+    const { worked, records } = worker.workKeepingRecords(cut);
+    sheetRows?.keep(number, records);
     answer = { seq, bytes, worked, threadBytes: measuredMemory() };
     transfer.push(worked.buffer);
   } catch (error) {
@@ -37,5 +52,23 @@ port.on('message', ({ seq, request: { bytes, start, end, reuse } }: NumberedRequ
         ? { seq, bytes, malformed: error.message }
         : { seq, bytes, error: error instanceof Error ? error.message : String(error) };
   }
-  port.postMessage(answer, transfer);
-});
+  port?.postMessage(answer, transfer);
+}
+
+function answerSheetRows(seq: number, request: SheetRowsRequest): void {
+  let answer: SheetRowsFromThread;
+  const transfer: ArrayBuffer[] = [];
+  try {
+    if (sheetRows === undefined) throw new Error('this thread keeps no records for sheet rows');
+    const sheet = sheetRows.render(request);
+    answer = { seq, sheet };
+    // Moved when the rows own their buffer; a view of Node's shared pool (a short piece) is copied:
+    // newer Node refuses to move that pool.
+    const { xml } = 'xml' in sheet ? sheet : { xml: undefined };
+    if (xml !== undefined && xml.byteLength > 0 && xml.byteLength === xml.buffer.byteLength)
+      transfer.push(xml.buffer as ArrayBuffer);
+  } catch (error) {
+    answer = { seq, error: error instanceof Error ? error.message : String(error) };
+  }
+  port?.postMessage(answer, transfer);
+}

@@ -6,15 +6,22 @@
 // A thread that ends unexpectedly (an uncaught error, out of memory, terminated) fails every cut
 // still waiting with a retryable EXPORT_THREAD_FAILED, and the export fails before publishing
 // anything; close() ends the threads however the export ended.
+//
+// With a workbook, each thread keeps the records of the cuts it worked, and renders their sheet
+// rows when the export's thread asks for them in report order (sheet-rows-work.ts).
 
 import { JsonArrayScanError } from '../wfm/json-array-scan-error.js';
 import type { CutParser, ParsedCut } from '../wfm/parsed-cuts.js';
 import type { ScannedCut } from '../wfm/scanned-cut.js';
 import { AnsweringThread, RenderThreadFailedError, threadModule } from './answering-thread.js';
 import { CutWorker, type CutWorkSetup, type ThreadAnswer, type WorkedCut } from './cut-work.js';
+import { SheetRowsKeeper, type SheetRows, type SheetRowsRequest } from './sheet-rows-work.js';
 
 /** A cut as an export thread receives it: its buffer moved there, not copied. */
 export interface ToShiftThread {
+  readonly kind: 'cut';
+  /** The cut's number among the export's cuts: its thread keeps the cut's records by it. */
+  readonly cut: number;
   readonly bytes: Uint8Array;
   readonly start: number;
   readonly end: number;
@@ -27,20 +34,39 @@ export type FromShiftThread = { readonly seq: number; readonly bytes: Uint8Array
   ThreadAnswer | { readonly malformed: string } | { readonly error: string }
 );
 
+/** A cut's sheet rows, asked for (sheet-rows-work.ts). */
+export interface SheetRowsToThread {
+  readonly kind: 'sheet';
+  readonly sheet: SheetRowsRequest;
+}
+export type SheetRowsFromThread = { readonly seq: number } & (
+  { readonly sheet: SheetRows } | { readonly error: string }
+);
+
+type ToThread = ToShiftThread | SheetRowsToThread;
+type FromThread = FromShiftThread | SheetRowsFromThread;
+/** What the export's thread keeps of a request: the cut it sent, or nothing for sheet rows. */
+type Asked = ScannedCut | undefined;
+
 class ShiftThread {
-  readonly #thread: AnsweringThread<ToShiftThread, FromShiftThread, ParsedCut<WorkedCut>, ScannedCut>;
+  readonly #thread: AnsweringThread<ToThread, FromThread, ParsedCut<WorkedCut> | SheetRows, Asked>;
   /** What the thread held at its last answer (V8 heap in use plus external memory), bytes. */
   heldBytes = 0;
   /** Buffers of its answers that go back with the next cut. */
   #reuse: ArrayBuffer[] = [];
 
   constructor(setup: CutWorkSetup, index: number) {
-    this.#thread = new AnsweringThread<ToShiftThread, FromShiftThread, ParsedCut<WorkedCut>, ScannedCut>({
+    this.#thread = new AnsweringThread<ToThread, FromThread, ParsedCut<WorkedCut> | SheetRows, Asked>({
       entry: threadModule('shift-thread-entry'),
       workerData: setup,
       name: `export thread ${index}`,
       closedMessage: 'the export threads were closed',
       settle: (answer, cut) => {
+        if (cut === undefined) {
+          if ('sheet' in answer) return answer.sheet;
+          const error = 'error' in answer ? answer.error : 'an answer that is not sheet rows';
+          return new RenderThreadFailedError(`export thread ${index} could not render sheet rows: ${error}`);
+        }
         if ('worked' in answer) {
           this.heldBytes = answer.threadBytes;
           const { worked, bytes } = answer;
@@ -52,7 +78,8 @@ class ShiftThread {
         }
         // A wrong guess needs no bytes back: the scanner cuts again from the body's bytes it kept.
         if ('malformed' in answer) return new JsonArrayScanError('malformed', cut.start, answer.malformed);
-        return new RenderThreadFailedError(`export thread ${index} could not work a cut: ${answer.error}`);
+        const error = 'error' in answer ? answer.error : 'an answer that is not a worked cut';
+        return new RenderThreadFailedError(`export thread ${index} could not work a cut: ${error}`);
       },
     });
   }
@@ -61,11 +88,20 @@ class ShiftThread {
    * From now on the cut's bytes are on the thread: nothing here may read them (the scanner's
    * confirm() and rewind() read only its offsets) until the answer brings them back.
    */
-  work(cut: ScannedCut): Promise<ParsedCut<WorkedCut>> {
+  work(number: number, cut: ScannedCut): Promise<ParsedCut<WorkedCut>> {
     const { bytes, start, end } = cut;
     const reuse = this.#reuse;
     this.#reuse = [];
-    return this.#thread.ask({ bytes, start, end, reuse }, cut, [bytes.buffer as ArrayBuffer, ...reuse]);
+    const request: ToShiftThread = { kind: 'cut', cut: number, bytes, start, end, reuse };
+    // Its answer to a cut is a worked cut (settle above).
+    return this.#thread.ask(request, cut, [bytes.buffer as ArrayBuffer, ...reuse]) as Promise<
+      ParsedCut<WorkedCut>
+    >;
+  }
+
+  /** The sheet rows of a cut this thread worked. */
+  renderSheetRows(sheet: SheetRowsRequest): Promise<SheetRows> {
+    return this.#thread.ask({ kind: 'sheet', sheet }, undefined) as Promise<SheetRows>;
   }
 
   /** The buffer of one of its answers, taken: it goes with the next cut (unusable here from then on). */
@@ -84,28 +120,49 @@ export class ShiftThreads implements CutParser<WorkedCut> {
   readonly depth: number;
   readonly #threads: ShiftThread[];
   readonly #here: CutWorker | undefined;
+  /** With one thread and a workbook: the records this thread keeps for the sheet rows. */
+  readonly #hereSheetRows: SheetRowsKeeper | undefined;
   /** Which thread made each answer's buffer. */
   readonly #makers = new WeakMap<ArrayBuffer, ShiftThread>();
-  #next = 0;
+  /** The next cut's number: it goes to thread number % threads, which keeps its records by it. */
+  #seq = 0;
 
   constructor(threads: number, setup: CutWorkSetup) {
     const count = Math.max(1, Math.floor(threads));
     this.#here = count === 1 ? new CutWorker(setup) : undefined;
+    this.#hereSheetRows = count === 1 && setup.sheetRows === true ? new SheetRowsKeeper() : undefined;
     this.#threads = count === 1 ? [] : Array.from({ length: count }, (_, i) => new ShiftThread(setup, i + 1));
     // Two cuts a thread: one worked while the other's answer travels.
     this.depth = count === 1 ? 1 : count * 2;
   }
 
   parse(cut: ScannedCut): ParsedCut<WorkedCut> | Promise<ParsedCut<WorkedCut>> {
+    const seq = this.#seq++;
     if (this.#here !== undefined) {
-      const worked = this.#here.work(cut);
-      return { batch: worked, ids: worked.ids };
+      const { worked, records } = this.#here.workKeepingRecords(cut);
+      this.#hereSheetRows?.keep(seq, records);
+      return { batch: { ...worked, seq }, ids: worked.ids };
     }
-    const thread = this.#threads[this.#next++ % this.#threads.length] as ShiftThread;
-    return thread.work(cut).then((parsed) => {
+    const thread = this.#threads[seq % this.#threads.length] as ShiftThread;
+    return thread.work(seq, cut).then((parsed) => {
       this.#makers.set(parsed.batch.buffer, thread);
-      return parsed;
+      return { ...parsed, batch: { ...parsed.batch, seq } };
     });
+  }
+
+  /** The sheet rows of a worked cut (its `seq`), on the thread that worked it. */
+  renderSheetRows(request: SheetRowsRequest): Promise<SheetRows> {
+    if (this.#here !== undefined) {
+      const here = this.#hereSheetRows;
+      if (here === undefined)
+        return Promise.reject(new Error('these threads keep no records for sheet rows'));
+      try {
+        return Promise.resolve(here.render(request));
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+    return (this.#threads[request.seq % this.#threads.length] as ShiftThread).renderSheetRows(request);
   }
 
   /**

@@ -41,6 +41,8 @@ export async function streamWorkedCuts(
     report({ rows: counts.fetched, exported: counts.exported, rejected: counts.rejected });
     throwIfAborted(signal);
   }
+  // The threads render the last batches' sheet rows: written before they end.
+  await outputs.drain?.();
   return upstream;
 }
 

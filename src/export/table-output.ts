@@ -54,6 +54,11 @@ export interface TableOutput {
   readonly wantsParsedBatch?: boolean;
   /** Takes one batch; resolves once there is room for the next. */
   write(batch: ExportBatch): Promise<void>;
+  /**
+   * After the last batch, before the export threads end: writes what it still waits for from
+   * them (the sheet rows they render), so that they can end before the summaries are written.
+   */
+  drain?(): Promise<void>;
   /** After the last batch: writes what is left and ends its files, each with its rows counted. */
   finish(ending: ExportEnding): Promise<void>;
   /** The export failed (maybe after finish): stop, and let go of threads and temp files. */

@@ -2,7 +2,9 @@
 // only what needs the whole report. In report order, range by range as the reader hands them out,
 // it drops repeated ids (the first sighting is exported), adds each exported row's facts to the
 // statistics, counts every row's outcome, and gathers the exported rows' CSV records and
-// fingerprints; a dropped row's bytes are skipped. The counts add up as ShiftPipeline's do:
+// fingerprints; a dropped row's bytes are skipped. With a workbook, it also says which of each
+// range's admitted rows were exported, so that the thread that worked the cut renders their sheet
+// rows once they are placed (sheet-rows-work.ts). The counts add up as ShiftPipeline's do:
 // fetched = exported + rejected + duplicates + outside_window (+ filtered_out with a filter).
 
 import type { ExportCounts } from '../domain/export-counts.js';
@@ -24,6 +26,18 @@ import {
   ROW_REJECTED,
   type WorkedCut,
 } from './cut-work.js';
+import type { SheetPlace, SheetRows, SheetRowsRequest } from './sheet-rows-work.js';
+
+/** Where the threads that worked the cuts render their sheet rows (shift-threads.ts). */
+export interface SheetRowsThreads {
+  renderSheetRows(request: SheetRowsRequest): Promise<SheetRows>;
+}
+
+/** Some exported rows of one cut, whose sheet rows the thread that worked it renders once placed. */
+export interface SheetRowsPart {
+  readonly rows: number;
+  render(place: SheetPlace): Promise<SheetRows>;
+}
 
 /** The exported rows of a batch, rendered on the export threads. */
 export interface WorkedRows {
@@ -33,6 +47,8 @@ export interface WorkedRows {
   /** Their ids, and their 8-byte fingerprints one after another, for change tracking. */
   readonly ids: Float64Array;
   readonly hashes: Buffer;
+  /** Their sheet rows, in order, when the export writes a workbook. */
+  readonly sheet?: readonly SheetRowsPart[];
 }
 
 export interface WorkedBatch {
@@ -50,12 +66,15 @@ export interface WorkedCutPipelineOptions {
   readonly groupMemory?: GroupMemory | undefined;
   /** The export has a scope filter: its counts then say filtered_out. */
   readonly filtered: boolean;
+  /** The export writes a workbook, whose sheet rows these threads render. */
+  readonly sheetRows?: SheetRowsThreads | undefined;
 }
 
 export class WorkedCutPipeline {
   readonly #dedup = new DuplicateFilter();
   readonly #aggregator: ShiftAggregator;
   readonly #filtered: boolean;
+  readonly #sheetRows: SheetRowsThreads | undefined;
   /** One object, refilled for each row the statistics read (they keep no row). */
   readonly #row = emptyRow();
   #fetched = 0;
@@ -68,6 +87,7 @@ export class WorkedCutPipeline {
   constructor(options: WorkedCutPipelineOptions) {
     this.#aggregator = new ShiftAggregator(options.divisions, options.groupMemory);
     this.#filtered = options.filtered;
+    this.#sheetRows = options.sheetRows;
   }
 
   /** Takes the ranges the reader handed out together, in order. */
@@ -76,9 +96,10 @@ export class WorkedCutPipeline {
     const csv: Buffer[] = [];
     const ids: number[] = [];
     const hashes: Buffer[] = [];
+    const sheet: SheetRowsPart[] | undefined = this.#sheetRows === undefined ? undefined : [];
     const taken: WorkedCut[] = [];
     for (const range of ranges) {
-      this.#takeRange(range, rejected, csv, ids, hashes);
+      this.#takeRange(range, rejected, csv, ids, hashes, sheet);
       // A cut's ranges come in order: its last row is the last the cut is read for.
       if (range.to === range.batch.outcomes.length) taken.push(range.batch);
     }
@@ -91,6 +112,7 @@ export class WorkedCutPipeline {
         csv: csv.length === 0 ? (count === 0 ? undefined : Buffer.alloc(0)) : concat(csv),
         ids: Float64Array.from(ids),
         hashes: concat(hashes),
+        ...(sheet === undefined ? {} : { sheet }),
       },
       rejected,
       taken,
@@ -120,6 +142,7 @@ export class WorkedCutPipeline {
     csv: Buffer[],
     ids: number[],
     hashes: Buffer[],
+    sheet: SheetRowsPart[] | undefined,
   ): void {
     const { outcomes, facts, csvEnds } = cut;
     // Where the range's first row stands among the cut's admitted and rejected rows.
@@ -129,6 +152,10 @@ export class WorkedCutPipeline {
       if (outcomes[i] === ROW_ADMITTED) admitted++;
       else if (outcomes[i] === ROW_REJECTED) refused++;
     }
+    const firstAdmitted = admitted;
+    // Per admitted row of the range: 1 when exported.
+    const keep = sheet === undefined ? undefined : new Uint8Array(admittedIn(outcomes, from, to));
+    let kept = 0;
     const csvBytes = cut.csv === undefined ? undefined : asBuffer(cut.csv);
     const hashBytes = asBuffer(cut.hashes);
     // Consecutive exported rows' records are taken as one piece.
@@ -151,6 +178,10 @@ export class WorkedCutPipeline {
           continue;
         }
         this.#aggregate(cut, k);
+        if (keep !== undefined) {
+          keep[k - firstAdmitted] = 1;
+          kept++;
+        }
         ids.push(id);
         hashes.push(hashBytes.subarray(k * 8, k * 8 + 8));
         if (csvEnds !== undefined) {
@@ -162,6 +193,16 @@ export class WorkedCutPipeline {
     }
     flush();
     this.#fetched += to - from;
+    if (sheet !== undefined && keep !== undefined && kept > 0)
+      sheet.push(this.#sheetRowsPart(cut, firstAdmitted, keep, kept, to === outcomes.length));
+  }
+
+  #sheetRowsPart(cut: WorkedCut, from: number, keep: Uint8Array, rows: number, last: boolean): SheetRowsPart {
+    const threads = this.#sheetRows;
+    const seq = cut.seq;
+    if (threads === undefined || seq === undefined)
+      throw new Error('sheet rows are asked of a cut no export thread keeps');
+    return { rows, render: (place) => threads.renderSheetRows({ ...place, seq, from, keep, last }) };
   }
 
   #aggregate(cut: WorkedCut, k: number): void {
@@ -212,6 +253,12 @@ function emptyRow(): MutableRow {
     start_location_distance: null,
     finish_location_distance: null,
   };
+}
+
+function admittedIn(outcomes: Uint8Array, from: number, to: number): number {
+  let admitted = 0;
+  for (let i = from; i < to; i++) if (outcomes[i] === ROW_ADMITTED) admitted++;
+  return admitted;
 }
 
 function match(fact: number): boolean | null {

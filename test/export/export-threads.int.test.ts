@@ -1,6 +1,7 @@
 // EXPORT_THREADS against the sandbox over HTTP, whole exports into local folders:
 // - the files are the same bytes with 1 to 4 threads, and the same as the single-threaded
-//   export that the render threads joined (golden: the hashes that export wrote before them);
+//   export that the render threads joined (golden: the hashes that export wrote before them),
+//   the Shifts sheet's rows rendered on the export threads that parsed them;
 // - a CSV-only export worked on export threads is the same bytes as on the export's thread,
 //   whatever the threads (2 to 4), the cuts (down to one row each), the period and the filter
 //   (property, over a smaller sandbox);
@@ -151,8 +152,8 @@ describe('EXPORT_THREADS', () => {
     expect(three).toEqual(one);
     expect(four).toEqual(one);
     expect(hashes(one)).toMatchObject(GOLDEN);
-    // The render thread did render: most batches came back from it whole.
-    const rendered = recorded.lines().find((line) => line['msg'] === 'shifts rendered');
+    // The export threads rendered the sheet rows: most batches came back from them whole.
+    const rendered = recorded.lines().find((line) => line['msg'] === 'shifts rendered on export threads');
     expect(rendered?.['threadBatches']).toBeGreaterThan(20);
     expect(Number(rendered?.['styleRetries'])).toBeLessThan(Number(rendered?.['threadBatches']) / 4);
   });

@@ -6,6 +6,9 @@
 // pipeline, and written by ShiftRowsOutput with 0 to 3 render threads (EXPORT_THREADS 1 to 4) and
 // Shifts sheets of random length (rolling over within and between batches).
 // shifts.csv and the whole workbook must be equal, byte for byte, to the single-threaded ones.
+// The same reports worked on 1 to 3 export threads (cut-work.ts), taken in ranges of cuts as the
+// reader hands them out, their sheet rows rendered by the threads that parsed them
+// (sheet-rows-work.ts), must give those bytes too.
 
 import { Writable } from 'node:stream';
 import fc from 'fast-check';
@@ -17,8 +20,13 @@ import { CsvTableWriter, type CsvTableOptions } from '../../src/render/csv/csv-t
 import { ShiftsWorkbookWriter } from '../../src/render/xlsx/shifts-workbook-writer.js';
 import { RenderPool } from '../../src/export/render-pool.js';
 import { ShiftRowsOutput } from '../../src/export/shift-rows-output.js';
+import { ShiftThreads } from '../../src/export/shift-threads.js';
+import { WorkedCutPipeline } from '../../src/export/worked-cut-pipeline.js';
+import type { WorkedCut } from '../../src/export/cut-work.js';
 import type { ExportSummaries } from '../../src/domain/summary.js';
 import { JsonArrayScanner } from '../../src/wfm/json-array-scanner.js';
+import { ParsedCuts, type ParsedCut } from '../../src/wfm/parsed-cuts.js';
+import type { RowRange } from '../../src/wfm/resume-position.js';
 import { shiftRow } from '../pipeline/support/shift-rows.js';
 
 const MAY = { from: '2024-05-01', to: '2024-05-03' };
@@ -39,8 +47,24 @@ function poolOf(threads: number): RenderPool | undefined {
   }
   return pool;
 }
+const exportThreads = new Map<number, ShiftThreads>();
+function exportThreadsOf(threads: number): ShiftThreads {
+  let started = exportThreads.get(threads);
+  if (started === undefined) {
+    started = new ShiftThreads(threads, {
+      period: MAY,
+      divisions: DIVISIONS,
+      filter: undefined,
+      csv: CSV,
+      sheetRows: true,
+    });
+    exportThreads.set(threads, started);
+  }
+  return started;
+}
 afterAll(async () => {
   await Promise.all([...pools.values()].map((pool) => pool.close()));
+  await Promise.all([...exportThreads.values()].map((threads) => threads.close()));
 });
 
 class Collected extends Writable {
@@ -123,6 +147,87 @@ async function write(
   return { csv: csvOut.bytes(), xlsx: xlsxOut.bytes() };
 }
 
+/** Sheet rows over the whole worked property: all of them, and those rendered on export threads. */
+let workedParts = 0;
+let workedOnThreads = 0;
+
+/**
+ * The report worked on export threads: each cut taken in one or two ranges (cut at `split` of its
+ * rows, modulo their number), `group` ranges a batch, as the reader hands them out.
+ */
+async function writeWorked(
+  body: Buffer,
+  { batchBytes, maxBatchBytes, chunkBytes }: Batching,
+  threads: number,
+  sheetRowLimit: number,
+  { split, group }: { readonly split: number; readonly group: number },
+): Promise<Written> {
+  const scanner = new JsonArrayScanner({
+    maxBodyBytes: 1 << 30,
+    maxRowBytes: 1 << 20,
+    batchBytes,
+    maxBatchBytes,
+  });
+  const parser = exportThreadsOf(threads);
+  const cuts = new ParsedCuts(parser, scanner, (step) => step());
+  const pipeline = new WorkedCutPipeline({ divisions: DIVISIONS, filtered: false, sheetRows: parser });
+  const csvOut = new Collected();
+  const xlsxOut = new Collected();
+  const csv = new CsvTableWriter<ShiftRecord>(SHIFT_COLUMNS, csvOut, CSV);
+  const workbook = new ShiftsWorkbookWriter(xlsxOut, {
+    createdAt: CREATED_AT,
+    creator: 'test',
+    matchRateThreshold: 0.8,
+    sheetRowLimit,
+  });
+  const output = new ShiftRowsOutput({ csv, workbook, pool: undefined });
+  let ranges: RowRange<WorkedCut>[] = [];
+  const handOut = async (): Promise<void> => {
+    const { worked, rejected } = pipeline.take(ranges);
+    ranges = [];
+    await output.write({ shifts: [], rowIndexes: [], rejected, parsed: undefined, worked });
+  };
+  const take = async (parsed: ParsedCut<WorkedCut>): Promise<void> => {
+    const rows = parsed.ids.length;
+    const at = rows === 0 ? 0 : split % (rows + 1);
+    for (const [from, to] of [
+      [0, at],
+      [at, rows],
+    ] as const) {
+      if (to === from) continue;
+      ranges.push({ batch: parsed.batch, from, to });
+      if (ranges.length >= group) await handOut();
+    }
+  };
+  const takeDue = async (all: boolean): Promise<void> => {
+    for (let parsed = await cuts.next(all); parsed !== undefined; parsed = await cuts.next(all))
+      await take(parsed);
+  };
+  for (let at = 0; at < body.length; at += chunkBytes) {
+    cuts.add(scanner.pushCuts(body.subarray(at, at + chunkBytes)));
+    await takeDue(false);
+  }
+  cuts.add(scanner.endCuts());
+  await takeDue(true);
+  if (ranges.length > 0) await handOut();
+  await output.finish();
+  await csv.end();
+  await workbook.finish(pipeline.finish(), {
+    period: MAY,
+    generatedAt: CREATED_AT,
+    sourceBaseUrl: 'http://upstream.test',
+    counts: pipeline.counts,
+    exportId: 'test',
+    toolVersion: '0',
+    changes: {},
+  });
+  // On the worked path, threadBatches counts the cuts' rows rendered on their thread, styleRetries
+  // those sent back as values.
+  workedParts += output.threadBatches + output.styleRetries;
+  workedOnThreads += output.threadBatches;
+  return { csv: csvOut.bytes(), xlsx: xlsxOut.bytes() };
+}
+
 type Kind = 'clean' | 'rejected' | 'outside' | 'quoted' | 'formula' | 'no-location' | 'not-utf8';
 const generatedRow = fc.record({
   id: fc.integer({ min: 1, max: 60 }),
@@ -195,5 +300,33 @@ describe('shifts rendered on render threads', () => {
     );
     // Small sheets roll over often and a new style sends a batch back: most batches still render there.
     expect(threadRendered).toBeGreaterThan(threadBatches / 4);
+  });
+});
+
+describe('shifts worked on export threads', () => {
+  it('are the same bytes as on the export thread, whatever the threads, cuts, ranges and sheet length (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(generatedRow, { minLength: 1, maxLength: 160 }),
+        fc.record({
+          batchBytes: fc.oneof(fc.constant(1), fc.integer({ min: 200, max: 6000 })),
+          maxBatchBytes: fc.integer({ min: 1, max: 20_000 }),
+          chunkBytes: fc.constantFrom(377, 4096, 1 << 20),
+        }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 3, max: 200 }),
+        fc.record({ split: fc.nat({ max: 1000 }), group: fc.integer({ min: 1, max: 3 }) }),
+        async (rows, batching, threads, sheetRowLimit, ranges) => {
+          const report = body(rows.map(rowText));
+          const alone = await write(report, batching, 0, sheetRowLimit);
+          const worked = await writeWorked(report, batching, threads, sheetRowLimit, ranges);
+          expect(worked.csv.equals(alone.csv)).toBe(true);
+          expect(worked.xlsx.equals(alone.xlsx)).toBe(true);
+        },
+      ),
+      { numRuns: 40 },
+    );
+    // A new style sends a cut's rows back as values: most are still rendered on the threads.
+    expect(workedOnThreads).toBeGreaterThan(workedParts / 4);
   });
 });

@@ -1,10 +1,16 @@
 // The export threads on their own: a cut worked on a thread is what the export's thread makes of
 // it, a cut that is not JSON comes back as the 'malformed' error a wrong guess is told by, and the
-// threads say what they hold, for EXPORT_MEMORY_MB.
+// threads say what they hold, for EXPORT_MEMORY_MB; with a workbook, a thread renders a cut's
+// exported rows as the Shifts sheet holds them, once placed, from the records it kept.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { CutWorker, type CutWorkSetup } from '../../src/export/cut-work.js';
 import { ShiftThreads } from '../../src/export/shift-threads.js';
+import type { SheetRows } from '../../src/export/sheet-rows-work.js';
+import type { ShiftRecord } from '../../src/domain/shift-record.js';
+import { renderShiftRowsXml, shiftRowValues } from '../../src/render/xlsx/shift-rows-xml.js';
+import { ShiftsWorkbookWriter } from '../../src/render/xlsx/shifts-workbook-writer.js';
+import { Writable } from 'node:stream';
 import { JsonArrayScanError } from '../../src/wfm/json-array-scan-error.js';
 import { JsonArrayScanner } from '../../src/wfm/json-array-scanner.js';
 import { ParsedCuts, type CutParser } from '../../src/wfm/parsed-cuts.js';
@@ -51,10 +57,16 @@ function cutOf(text: string): ScannedCut {
   return { bytes: bytes.subarray(0, length), start: 1, end: text.length - 1, guessed: true };
 }
 
-/** A worked cut as compared: its arrays' contents, not the buffer they are carved from. */
+/** A worked cut as compared: its arrays' contents, not the buffer they are carved from nor its number. */
 function sameAs(worked: WorkedCut): object {
   const bytes = (array: Uint8Array | undefined): Buffer => Buffer.from(array ?? []);
-  return { ...worked, buffer: undefined, csv: bytes(worked.csv), hashes: bytes(worked.hashes) };
+  return {
+    ...worked,
+    buffer: undefined,
+    seq: undefined,
+    csv: bytes(worked.csv),
+    hashes: bytes(worked.hashes),
+  };
 }
 
 let threads: ShiftThreads | undefined;
@@ -71,6 +83,7 @@ describe('ShiftThreads', () => {
     expect(threads.heldBytes()).toBe(0);
     const there = await threads.parse(cutOf(text));
     expect(here.facts.length).toBeGreaterThan(0);
+    expect(there.batch.seq).toBe(0);
     expect(sameAs(there.batch)).toEqual(sameAs(here));
     expect(Array.from(there.ids)).toEqual([7, 8, Number.NaN]);
     expect(there.batch.rejected).toHaveLength(1);
@@ -173,5 +186,93 @@ describe('ShiftThreads', () => {
     const three = await threads.parse(cutOf(cuts[2] as string));
     expect(buffer.byteLength).toBe(0);
     expect(sameAs(three.batch)).toEqual(sameAs(worker.work(cutOf(cuts[2] as string))));
+  });
+});
+
+/** The style ids a workbook has registered once it has written `record`. */
+function stylesAfter(record: ShiftRecord): ReturnType<ShiftsWorkbookWriter['shiftStyles']> {
+  const sink = new Writable({ write: (_chunk, _encoding, callback) => callback() });
+  const workbook = new ShiftsWorkbookWriter(sink, {
+    createdAt: new Date('2024-04-01T00:00:00Z'),
+    creator: 'test',
+    matchRateThreshold: 0.8,
+  });
+  void workbook.addShift(record);
+  const styles = workbook.shiftStyles();
+  void workbook.abort(new Error('only its styles were wanted'));
+  return styles;
+}
+
+function xmlOf(rows: SheetRows): { xml: string; pieceRows: readonly number[]; pieceEnds: readonly number[] } {
+  if (!('xml' in rows)) throw new Error('the rows came back as values');
+  return {
+    xml: Buffer.from(rows.xml).toString('utf8'),
+    pieceRows: rows.pieceRows,
+    pieceEnds: rows.pieceEnds,
+  };
+}
+
+describe('sheet rows on export threads', () => {
+  const text = JSON.stringify(
+    [7, 8, 9, 10, 11].map((id) => ({ ...ROW, id })).concat([{ ...ROW, id: 12, duration: -1 }]),
+  );
+  const records = new CutWorker(SETUP).workKeepingRecords(cutOf(text)).records;
+  const styles = stylesAfter(records[0] as ShiftRecord);
+
+  it('renders the kept records of a cut on the thread that worked it, split where a sheet fills', async () => {
+    threads = new ShiftThreads(2, { ...SETUP, sheetRows: true });
+    await threads.parse(cutOf(JSON.stringify([{ ...ROW, id: 1 }])));
+    const cut = (await threads.parse(cutOf(text))).batch;
+    expect(cut.seq).toBe(1);
+    // Rows 8 and 10 were repeats; the sheet holds 3 data rows (2 to 4) and row 4 is the next free.
+    const place = { firstRow: 4, sheetRowLimit: 3, styles };
+    const keep = Uint8Array.from([1, 0, 1, 0, 1]);
+    const rows = xmlOf(await threads.renderSheetRows({ ...place, seq: 1, from: 0, keep, last: false }));
+    const [r7, , r9, , r11] = records as ShiftRecord[];
+    const first = renderShiftRowsXml([r7 as ShiftRecord], 4, styles)?.toString('utf8') ?? '';
+    const next =
+      renderShiftRowsXml([r9 as ShiftRecord, r11 as ShiftRecord], 2, styles)?.toString('utf8') ?? '';
+    expect(first).toContain('<row r="4"');
+    expect(rows).toEqual({
+      xml: first + next,
+      pieceRows: [1, 2],
+      pieceEnds: [Buffer.byteLength(first), Buffer.byteLength(first + next)],
+    });
+    // A later range of the cut, its last: from its fourth admitted row on.
+    const tail = await threads.renderSheetRows({
+      ...place,
+      firstRow: 2,
+      seq: 1,
+      from: 3,
+      keep: Uint8Array.from([1, 1]),
+      last: true,
+    });
+    expect(xmlOf(tail).pieceRows).toEqual([2]);
+    expect(xmlOf(tail).xml).toContain('<row r="3"');
+    // Its records are gone: asked again, the thread fails the export.
+    await expect(
+      threads.renderSheetRows({ ...place, seq: 1, from: 0, keep, last: true }),
+    ).rejects.toMatchObject({
+      code: 'EXPORT_THREAD_FAILED',
+    });
+  });
+
+  it('sends the rows back as their values when one needs a style the workbook has not registered', async () => {
+    threads = new ShiftThreads(2, { ...SETUP, sheetRows: true });
+    const cut = (await threads.parse(cutOf(text))).batch;
+    const none = { columns: styles.columns.map(() => null), unstyled: [], row: null };
+    const keep = Uint8Array.from([0, 1, 1, 0, 0]);
+    const rows = await threads.renderSheetRows({
+      firstRow: 2,
+      sheetRowLimit: 100,
+      styles: none,
+      seq: cut.seq ?? -1,
+      from: 0,
+      keep,
+      last: true,
+    });
+    expect(rows).toEqual({
+      values: [records[1], records[2]].map((record) => shiftRowValues(record as ShiftRecord)),
+    });
   });
 });

@@ -24,7 +24,7 @@ import { writeSummarySheets } from './summary-sheets.js';
 import { TableSheet, type PrintLayout, type TableColumn } from './table-sheet.js';
 import { WriteFailure } from './write-failure.js';
 import { WritePacer, type PacerStats } from './write-pacer.js';
-import { cellStyleOf, columnWidthOf, xlsxValue, type XlsxStyle } from './xlsx-cells.js';
+import { cellStyleOf, columnWidthOf, xlsxValue, type XlsxStyle, type XlsxValue } from './xlsx-cells.js';
 import { XlsxWriteError, XlsxWriterClosedError } from './xlsx-write-error.js';
 
 export type { WorkbookAbout } from './about-sheet.js';
@@ -135,10 +135,15 @@ export class ShiftsWorkbookWriter {
 
   /** Writes one shift; await the returned promise when there is one. */
   addShift(record: ShiftRecord): Promise<void> | undefined {
+    return this.addShiftValues(shiftRowValues(record));
+  }
+
+  /** Writes one shift given as its cells' values (shiftRowValues); await the returned promise when there is one. */
+  addShiftValues(values: readonly XlsxValue[]): Promise<void> | undefined {
     this.assertOpen('addShift');
     if (this.failure.error !== undefined) return Promise.reject(this.failure.error);
     if (this.shiftsSheet.dataRows >= this.sheetRowLimit) this.rollOver();
-    this.shiftsSheet.addRow(shiftRowValues(record), SHIFT_STYLES);
+    this.shiftsSheet.addRow(values, SHIFT_STYLES);
     this.shifts++;
     return this.pacer.afterRow();
   }
@@ -150,11 +155,13 @@ export class ShiftsWorkbookWriter {
 
   /**
    * Writes `rows` shifts rendered elsewhere (renderShiftRowsXml), numbered from `firstRow`: the
-   * next row of the current Shifts sheet, and all within it. Await the returned promise.
+   * next row of the current Shifts sheet, and all within it; or, when the current sheet is full,
+   * from row 2 of the next sheet, which they start. Await the returned promise.
    */
   addRenderedShifts(xml: Buffer, rows: number, firstRow: number): Promise<void> {
     this.assertOpen('addRenderedShifts');
     if (this.failure.error !== undefined) return Promise.reject(this.failure.error);
+    if (firstRow === 2 && rows > 0 && this.shiftsSheet.dataRows >= this.sheetRowLimit) this.rollOver();
     if (this.shiftsSheet.dataRows + rows > this.sheetRowLimit)
       throw new Error(`${rows} rendered rows do not fit the sheet's ${this.sheetRowLimit} rows`);
     this.shiftsSheet.addRowXml(xml, rows, firstRow);

@@ -1,0 +1,115 @@
+// The Shifts sheet's rows of a worked cut (cut-work.ts), rendered on the export thread that parsed
+// it, from the records that parse made: nothing is parsed twice. A sheet row's number, and which
+// sheet it lands in, depend on the duplicates dropped before it, which only the export's thread
+// knows, in report order. So the thread keeps a cut's admitted records after answering it, and
+// renders them when the export's thread takes the cut in order and asks again (SheetRowsRequest):
+// which of those records were exported, the row number of the first, the sheet's row limit, and
+// the style ids the workbook has registered so far. Rows that would need a style not registered
+// yet come back as their cell values instead, and the workbook writes them itself, registering
+// the style in the order exceljs would (shift-rows-xml.ts): the bytes are the same whichever
+// thread rendered what.
+
+import type { ShiftRecord } from '../domain/shift-record.js';
+import { renderShiftRowsXml, shiftRowValues, type ShiftStyleIds } from '../render/xlsx/shift-rows-xml.js';
+import type { XlsxValue } from '../render/xlsx/xlsx-cells.js';
+
+/** Where a cut's exported rows go in the Shifts sheets. */
+export interface SheetPlace {
+  /** Row number of the first, were the current sheet to have room (header row 1: data from 2). */
+  readonly firstRow: number;
+  /** Data rows a sheet holds: past it, rows continue on the next sheet from row 2. */
+  readonly sheetRowLimit: number;
+  readonly styles: ShiftStyleIds;
+}
+
+/** Which of a cut's kept records to render, as the export's thread asks for them. */
+export interface SheetRowsRequest extends SheetPlace {
+  /** The cut, numbered as it was sent to the thread. */
+  readonly seq: number;
+  /** Index among the cut's admitted records of keep[0]. */
+  readonly from: number;
+  /** Per admitted record from `from` on: 1 when it was exported (not a repeated id). */
+  readonly keep: Uint8Array;
+  /** No request for this cut follows: the thread lets its records go. */
+  readonly last: boolean;
+}
+
+/**
+ * The rendered rows: UTF-8 row XML, one piece per sheet (`pieceRows` rows each, ending at byte
+ * `pieceEnds`; the first continues the current sheet, each later one starts a new sheet at row 2);
+ * or, when a row needs a style not registered yet, every exported row's cell values, for the
+ * workbook to write.
+ */
+export type SheetRows =
+  | {
+      readonly xml: Uint8Array;
+      readonly pieceRows: readonly number[];
+      readonly pieceEnds: readonly number[];
+    }
+  | { readonly values: readonly (readonly XlsxValue[])[] };
+
+/** Keeps the admitted records of the cuts a thread worked, until their sheet rows are asked for. */
+export class SheetRowsKeeper {
+  readonly #records = new Map<number, readonly ShiftRecord[]>();
+
+  keep(seq: number, records: readonly ShiftRecord[]): void {
+    this.#records.set(seq, records);
+  }
+
+  /** Cuts whose records are kept: for tests and the thread's memory. */
+  get cuts(): number {
+    return this.#records.size;
+  }
+
+  render(request: SheetRowsRequest): SheetRows {
+    // Asked in report order: a cut before this one is never asked again (its rows were dropped
+    // when the reader rewound or retried), and its records go.
+    for (const seq of this.#records.keys()) {
+      if (seq >= request.seq) break;
+      this.#records.delete(seq);
+    }
+    const kept = this.#records.get(request.seq);
+    if (kept === undefined) throw new Error(`no records are kept for cut ${request.seq}`);
+    if (request.last) this.#records.delete(request.seq);
+    const records: ShiftRecord[] = [];
+    const { from, keep } = request;
+    for (let k = 0; k < keep.length; k++) if (keep[k] === 1) records.push(kept[from + k] as ShiftRecord);
+    return renderSheetRows(records, request);
+  }
+}
+
+/** `records` placed as `place` says: row XML per sheet, or their values when a style is missing. */
+export function renderSheetRows(records: readonly ShiftRecord[], place: SheetPlace): SheetRows {
+  const { firstRow, sheetRowLimit, styles } = place;
+  const pieces: Buffer[] = [];
+  const pieceRows: number[] = [];
+  const pieceEnds: number[] = [];
+  let bytes = 0;
+  let at = 0;
+  let row = firstRow;
+  while (at < records.length) {
+    const rows = Math.min(records.length - at, sheetRowLimit + 2 - row);
+    if (rows > 0) {
+      const xml = renderShiftRowsXml(records.slice(at, at + rows), row, styles);
+      if (xml === undefined) return { values: records.map(shiftRowValues) };
+      pieces.push(xml);
+      bytes += xml.length;
+    }
+    pieceRows.push(Math.max(0, rows));
+    pieceEnds.push(bytes);
+    at += Math.max(0, rows);
+    row = 2;
+  }
+  const xml = pieces.length === 1 ? (pieces[0] as Buffer) : copyOfAll(pieces);
+  return { xml, pieceRows, pieceEnds };
+}
+
+/** One buffer of its own (not from Node's shared pool): it is transferred to the export's thread. */
+function copyOfAll(pieces: readonly Buffer[]): Buffer {
+  let bytes = 0;
+  for (const piece of pieces) bytes += piece.length;
+  const all = Buffer.allocUnsafeSlow(bytes);
+  let at = 0;
+  for (const piece of pieces) at += piece.copy(all, at);
+  return all;
+}
