@@ -67,7 +67,7 @@ beforeAll(async () => {
     startTestSandbox({ rows: 20_000 }),
     startTestSandbox({ rows: 1_500 }),
   ]);
-  smallSandbox.setFaults({ wfm_timers: { invalidRowRate: 0.03, duplicateRowRate: 0.03 } });
+  smallSandbox.setFaults({ wfm_timers: { invalidRowRate: 0.05, duplicateRowRate: 0.1 } });
 });
 
 afterAll(async () => {
