@@ -274,18 +274,21 @@ function body(rows: readonly Buffer[]): Buffer {
   return Buffer.concat(parts);
 }
 
+/** How the scanner batches and cuts a report, and the chunks it is fed in. */
+const anyBatching: fc.Arbitrary<Batching> = fc.record({
+  // From one row a batch (1 byte) to several.
+  batchBytes: fc.oneof(fc.constant(1), fc.integer({ min: 200, max: 6000 })),
+  maxBatchBytes: fc.integer({ min: 1, max: 20_000 }),
+  // Chunks of a few hundred bytes, or the whole report at once (cut by maxBatchBytes).
+  chunkBytes: fc.constantFrom(377, 4096, 1 << 20),
+});
+
 describe('shifts rendered on render threads', () => {
   it('are the same bytes as on the export thread, whatever the threads, batches and sheet length (property)', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(generatedRow, { minLength: 1, maxLength: 160 }),
-        fc.record({
-          // From one row a batch (1 byte) to several.
-          batchBytes: fc.oneof(fc.constant(1), fc.integer({ min: 200, max: 6000 })),
-          maxBatchBytes: fc.integer({ min: 1, max: 20_000 }),
-          // Chunks of a few hundred bytes, or the whole report at once (cut by maxBatchBytes).
-          chunkBytes: fc.constantFrom(377, 4096, 1 << 20),
-        }),
+        anyBatching,
         fc.integer({ min: 1, max: 3 }),
         fc.integer({ min: 3, max: 200 }),
         async (rows, batching, threads, sheetRowLimit) => {
@@ -308,11 +311,7 @@ describe('shifts worked on export threads', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(generatedRow, { minLength: 1, maxLength: 160 }),
-        fc.record({
-          batchBytes: fc.oneof(fc.constant(1), fc.integer({ min: 200, max: 6000 })),
-          maxBatchBytes: fc.integer({ min: 1, max: 20_000 }),
-          chunkBytes: fc.constantFrom(377, 4096, 1 << 20),
-        }),
+        anyBatching,
         fc.integer({ min: 1, max: 3 }),
         fc.integer({ min: 3, max: 200 }),
         fc.record({ split: fc.nat({ max: 1000 }), group: fc.integer({ min: 1, max: 3 }) }),
