@@ -23,6 +23,7 @@ import { ShiftRowsOutput } from '../../src/export/shift-rows-output.js';
 import { ShiftThreads } from '../../src/export/shift-threads.js';
 import { WorkedCutPipeline } from '../../src/export/worked-cut-pipeline.js';
 import type { WorkedCut } from '../../src/export/cut-work.js';
+import type { ExportCounts } from '../../src/domain/export-counts.js';
 import type { ExportSummaries } from '../../src/domain/summary.js';
 import { JsonArrayScanner } from '../../src/wfm/json-array-scanner.js';
 import { ParsedCuts, type ParsedCut } from '../../src/wfm/parsed-cuts.js';
@@ -78,8 +79,6 @@ class Collected extends Writable {
   }
 }
 
-const EMPTY_SUMMARIES = (pipeline: ShiftPipeline): ExportSummaries => pipeline.finish();
-
 /** Batches whose every file's rows came from a thread, over the whole property. */
 let threadRendered = 0;
 let threadBatches = 0;
@@ -87,6 +86,42 @@ let threadBatches = 0;
 interface Written {
   readonly csv: Buffer;
   readonly xlsx: Buffer;
+}
+
+/** shifts.csv and the workbook, written into memory the same way on every path. */
+class CollectedFiles {
+  readonly #csvOut = new Collected();
+  readonly #xlsxOut = new Collected();
+  readonly csv = new CsvTableWriter<ShiftRecord>(SHIFT_COLUMNS, this.#csvOut, CSV);
+  readonly workbook: ShiftsWorkbookWriter;
+
+  constructor(sheetRowLimit: number) {
+    this.workbook = new ShiftsWorkbookWriter(this.#xlsxOut, {
+      createdAt: CREATED_AT,
+      creator: 'test',
+      matchRateThreshold: 0.8,
+      sheetRowLimit,
+    });
+  }
+
+  /** Ends both files (the shift rows written); their bytes. */
+  async finish(summaries: ExportSummaries, counts: ExportCounts): Promise<Written> {
+    await this.csv.end();
+    await this.workbook.finish(summaries, {
+      period: MAY,
+      generatedAt: CREATED_AT,
+      sourceBaseUrl: 'http://upstream.test',
+      counts,
+      exportId: 'test',
+      toolVersion: '0',
+      changes: {},
+    });
+    return { csv: this.#csvOut.bytes(), xlsx: this.#xlsxOut.bytes() };
+  }
+}
+
+function scannerFor(batchBytes: number, maxBatchBytes: number): JsonArrayScanner {
+  return new JsonArrayScanner({ maxBodyBytes: 1 << 30, maxRowBytes: 1 << 20, batchBytes, maxBatchBytes });
 }
 
 interface Batching {
@@ -103,22 +138,10 @@ async function write(
   threads: number,
   sheetRowLimit: number,
 ): Promise<Written> {
-  const scanner = new JsonArrayScanner({
-    maxBodyBytes: 1 << 30,
-    maxRowBytes: 1 << 20,
-    batchBytes,
-    maxBatchBytes,
-  });
+  const scanner = scannerFor(batchBytes, maxBatchBytes);
   const pipeline = new ShiftPipeline({ period: MAY, divisions: DIVISIONS });
-  const csvOut = new Collected();
-  const xlsxOut = new Collected();
-  const csv = new CsvTableWriter<ShiftRecord>(SHIFT_COLUMNS, csvOut, CSV);
-  const workbook = new ShiftsWorkbookWriter(xlsxOut, {
-    createdAt: CREATED_AT,
-    creator: 'test',
-    matchRateThreshold: 0.8,
-    sheetRowLimit,
-  });
+  const files = new CollectedFiles(sheetRowLimit);
+  const { csv, workbook } = files;
   const pool = poolOf(threads);
   const output = new ShiftRowsOutput({ csv, workbook, pool });
   const take = async (batch: ReturnType<JsonArrayScanner['end']>): Promise<void> => {
@@ -129,22 +152,12 @@ async function write(
     for (const batch of scanner.pushBatches(body.subarray(at, at + chunkBytes))) await take(batch);
   await take(scanner.end());
   await output.finish();
-  await csv.end();
-  const counts = pipeline.counts;
-  await workbook.finish(EMPTY_SUMMARIES(pipeline), {
-    period: MAY,
-    generatedAt: CREATED_AT,
-    sourceBaseUrl: 'http://upstream.test',
-    counts,
-    exportId: 'test',
-    toolVersion: '0',
-    changes: {},
-  });
+  const written = await files.finish(pipeline.finish(), pipeline.counts);
   if (pool !== undefined) {
     threadBatches += output.threadBatches + output.localBatches;
     threadRendered += output.threadBatches - output.styleRetries;
   }
-  return { csv: csvOut.bytes(), xlsx: xlsxOut.bytes() };
+  return written;
 }
 
 /** Sheet rows over the whole worked property: all of them, and those rendered on export threads. */
@@ -162,24 +175,12 @@ async function writeWorked(
   sheetRowLimit: number,
   { split, group }: { readonly split: number; readonly group: number },
 ): Promise<Written> {
-  const scanner = new JsonArrayScanner({
-    maxBodyBytes: 1 << 30,
-    maxRowBytes: 1 << 20,
-    batchBytes,
-    maxBatchBytes,
-  });
+  const scanner = scannerFor(batchBytes, maxBatchBytes);
   const parser = exportThreadsOf(threads);
   const cuts = new ParsedCuts(parser, scanner, (step) => step());
   const pipeline = new WorkedCutPipeline({ divisions: DIVISIONS, filtered: false, sheetRows: parser });
-  const csvOut = new Collected();
-  const xlsxOut = new Collected();
-  const csv = new CsvTableWriter<ShiftRecord>(SHIFT_COLUMNS, csvOut, CSV);
-  const workbook = new ShiftsWorkbookWriter(xlsxOut, {
-    createdAt: CREATED_AT,
-    creator: 'test',
-    matchRateThreshold: 0.8,
-    sheetRowLimit,
-  });
+  const files = new CollectedFiles(sheetRowLimit);
+  const { csv, workbook } = files;
   const output = new ShiftRowsOutput({ csv, workbook, pool: undefined });
   let ranges: RowRange<WorkedCut>[] = [];
   const handOut = async (): Promise<void> => {
@@ -211,21 +212,12 @@ async function writeWorked(
   await takeDue(true);
   if (ranges.length > 0) await handOut();
   await output.finish();
-  await csv.end();
-  await workbook.finish(pipeline.finish(), {
-    period: MAY,
-    generatedAt: CREATED_AT,
-    sourceBaseUrl: 'http://upstream.test',
-    counts: pipeline.counts,
-    exportId: 'test',
-    toolVersion: '0',
-    changes: {},
-  });
+  const written = await files.finish(pipeline.finish(), pipeline.counts);
   // On the worked path, threadBatches counts the cuts' rows rendered on their thread, styleRetries
   // those sent back as values.
   workedParts += output.threadBatches + output.styleRetries;
   workedOnThreads += output.threadBatches;
-  return { csv: csvOut.bytes(), xlsx: xlsxOut.bytes() };
+  return written;
 }
 
 type Kind = 'clean' | 'rejected' | 'outside' | 'quoted' | 'formula' | 'no-location' | 'not-utf8';
