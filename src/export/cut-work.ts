@@ -22,6 +22,7 @@ import { BusinessDayWindow } from '../pipeline/window.js';
 import { CsvRecordEncoder, type CsvTableOptions } from '../render/csv/csv-table-writer.js';
 import { idsOf } from '../wfm/resume-position.js';
 import { parseCut, type ScannedCut } from '../wfm/scanned-cut.js';
+import { SpoolLineEncoder } from './division-spool.js';
 import { SpareBuffers } from './spare-buffers.js';
 
 /** What a thread works cuts with: the same on every thread. */
@@ -33,6 +34,8 @@ export interface CutWorkSetup {
   readonly csv: CsvTableOptions | undefined;
   /** The export writes a workbook: each cut's admitted records are kept for its sheet rows (sheet-rows-work.ts). */
   readonly sheetRows?: boolean;
+  /** The export is split by division: each admitted record's spool line is rendered (division-spool.ts). */
+  readonly spoolLines?: boolean;
 }
 
 /** What became of each row of a cut. */
@@ -94,6 +97,9 @@ export interface WorkedCut {
   /** Their CSV records one after another, and where each ends; none without a CSV. */
   readonly csv: Uint8Array | undefined;
   readonly csvEnds: Int32Array | undefined;
+  /** Their division spool's lines one after another, and where each ends; none unless split by division. */
+  readonly lines: Uint8Array | undefined;
+  readonly lineEnds: Int32Array | undefined;
   /** The cut's number as sent to the export threads, by which its thread keeps its records (sheet-rows-work.ts). */
   readonly seq?: number;
 }
@@ -117,15 +123,19 @@ const SPARE_BUFFERS = 4;
 export class CutWorker {
   readonly #setup: CutWorkSetup;
   readonly #csv: CsvRecordEncoder<ShiftRecord> | undefined;
+  readonly #lines: SpoolLineEncoder | undefined;
   readonly #spare = new SpareBuffers(SPARE_BUFFERS);
   /** Each row's outcome while a cut is worked, copied into its buffer at the end. */
   #outcomes = new Uint8Array(1024);
   /** Where each CSV record ends while a cut is worked, copied into its buffer at the end. */
   #csvEnds = new Int32Array(1024);
+  /** Where each spool line ends while a cut is worked, copied into its buffer at the end. */
+  #lineEnds = new Int32Array(1024);
 
   constructor(setup: CutWorkSetup) {
     this.#setup = setup;
     this.#csv = setup.csv === undefined ? undefined : new CsvRecordEncoder(SHIFT_COLUMNS, setup.csv);
+    this.#lines = setup.spoolLines === true ? new SpoolLineEncoder() : undefined;
   }
 
   work(cut: ScannedCut): WorkedCut {
@@ -167,13 +177,19 @@ export class CutWorker {
     if (this.#csvEnds.length < records.length) this.#csvEnds = new Int32Array(records.length * 2);
     // In the encoder's scratch until the cut's buffer is carved to their size; copied there.
     const csv = this.#csv?.encodeAll(records, this.#csvEnds);
-    const arrays = carve(this.#spare, n, records.length, csv?.length);
+    if (this.#lineEnds.length < records.length) this.#lineEnds = new Int32Array(records.length * 2);
+    const lines = this.#lines?.encodeAll(records, this.#lineEnds);
+    const arrays = carve(this.#spare, n, records.length, csv?.length, lines?.length);
     idsOf(rows, arrays.ids);
     arrays.outcomes.set(outcomes.subarray(0, n));
     const strings = this.#fill(records, arrays);
     if (csv !== undefined) {
       arrays.csv?.set(csv);
       arrays.csvEnds?.set(this.#csvEnds.subarray(0, records.length));
+    }
+    if (lines !== undefined) {
+      arrays.lines?.set(lines);
+      arrays.lineEnds?.set(this.#lineEnds.subarray(0, records.length));
     }
     return { worked: { ...arrays, rejected, strings }, records };
   }
@@ -230,24 +246,36 @@ export class CutWorker {
 }
 
 /** The typed arrays of a worked cut, all views of its one buffer. */
-type CutArrays = Pick<WorkedCut, 'buffer' | 'ids' | 'outcomes' | 'facts' | 'labels' | 'csvEnds'> & {
+type CutArrays = Pick<
+  WorkedCut,
+  'buffer' | 'ids' | 'outcomes' | 'facts' | 'labels' | 'csvEnds' | 'lineEnds'
+> & {
   readonly hashes: Buffer;
   readonly csv: Buffer | undefined;
+  readonly lines: Buffer | undefined;
 };
 
 /**
- * The arrays of a cut of `rows` rows, `admitted` of them admitted, with these CSV records (none:
- * no CSV), carved from one spare buffer: 8-byte numbers first, then 4-byte, then bytes, so that
- * each array starts aligned.
+ * The arrays of a cut of `rows` rows, `admitted` of them admitted, with these CSV records and spool
+ * lines (none: not rendered), carved from one spare buffer: 8-byte numbers first, then 4-byte,
+ * then bytes, so that each array starts aligned.
  */
-function carve(spare: SpareBuffers, rows: number, admitted: number, csvBytes: number | undefined): CutArrays {
+function carve(
+  spare: SpareBuffers,
+  rows: number,
+  admitted: number,
+  csvBytes: number | undefined,
+  lineBytes: number | undefined,
+): CutArrays {
   const csvEndsLength = csvBytes === undefined ? 0 : admitted;
+  const lineEndsLength = lineBytes === undefined ? 0 : admitted;
   const bytes =
     8 * (rows + admitted * FACTS) +
-    4 * (admitted * LABELS + csvEndsLength) +
+    4 * (admitted * LABELS + csvEndsLength + lineEndsLength) +
     rows +
     admitted * 8 +
-    (csvBytes ?? 0);
+    (csvBytes ?? 0) +
+    (lineBytes ?? 0);
   const buffer = spare.take(bytes);
   let at = 0;
   const next = (length: number, size: number): number => {
@@ -259,10 +287,12 @@ function carve(spare: SpareBuffers, rows: number, admitted: number, csvBytes: nu
   const facts = new Float64Array(buffer, next(admitted * FACTS, 8), admitted * FACTS);
   const labels = new Int32Array(buffer, next(admitted * LABELS, 4), admitted * LABELS);
   const csvEnds = csvBytes === undefined ? undefined : new Int32Array(buffer, next(admitted, 4), admitted);
+  const lineEnds = lineBytes === undefined ? undefined : new Int32Array(buffer, next(admitted, 4), admitted);
   const outcomes = new Uint8Array(buffer, next(rows, 1), rows);
   const hashes = Buffer.from(buffer, next(admitted * 8, 1), admitted * 8);
   const csv = csvBytes === undefined ? undefined : Buffer.from(buffer, next(csvBytes, 1), csvBytes);
-  return { buffer, ids, outcomes, facts, labels, hashes, csvEnds, csv };
+  const lines = lineBytes === undefined ? undefined : Buffer.from(buffer, next(lineBytes, 1), lineBytes);
+  return { buffer, ids, outcomes, facts, labels, hashes, csvEnds, csv, lineEnds, lines };
 }
 
 function matchFact(match: boolean | null): number {

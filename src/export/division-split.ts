@@ -1,5 +1,6 @@
 // An export split by division (ExportScope.split: 'division'), as one member of the fan-out: the
-// report is read once, and each batch's exported shifts are set aside by division (DivisionSpool).
+// report is read once, and each batch's exported shifts are set aside by division (DivisionSpool),
+// as the lines the export threads rendered when the rows were worked there.
 // When every batch is in, each division's files are written in turn under `divisions/<id>/` —
 // every requested format of that division alone, through the same outputs as a whole export
 // (shifts.*, the summaries, a workbook whose Overview charts the division's regions) — with the
@@ -81,6 +82,11 @@ export class DivisionSplit implements TableOutput {
 
   write(batch: ExportBatch): Promise<void> {
     for (const record of batch.shifts) this.#spool.add(record);
+    // Rows worked on export threads come as their lines, rendered there (cut-work.ts).
+    const lines = batch.worked?.spool;
+    if (lines !== undefined) this.#spool.addLines(lines.lines, lines.ends, lines.divisionIds);
+    else if ((batch.worked?.count ?? 0) > 0)
+      throw new Error('rows worked on export threads came without spool lines');
     return Promise.resolve();
   }
 

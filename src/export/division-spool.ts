@@ -1,15 +1,57 @@
 // The exported shifts of an export split by division, set aside by division while the report is
 // read once, and read back one division at a time when its files are written (division-split.ts).
 // Every division's records go into one temp file in blocks of ~64 KiB: a division's records are
-// collected as JSON lines until its block is full, then appended, and the block's place noted.
-// Memory is one block per division being collected, plus the places — never the rows, and never an
-// open file or writer per division (200 divisions: ~13 MiB at most, one file descriptor).
+// collected as UTF-8 JSON lines until its block is full, then appended, and the block's place
+// noted. Memory is one block per division being collected, plus the places — never the rows, and
+// never an open file or writer per division (200 divisions: ~13 MiB at most, one file descriptor).
+//
+// A record's line is rendered where the record is made: on the export threads that parse the
+// report (cut-work.ts, which hands over the exported rows' lines as bytes), or here.
 
 import type { ShiftRecord } from '../domain/shift-record.js';
 import type { TempFile, TempFolder } from '../temp-file.js';
 
-/** Characters of JSON lines a division collects before its block is appended. */
-const BLOCK_CHARACTERS = 64 * 1024;
+/** Bytes of JSON lines a division collects before its block is appended. */
+const BLOCK_BYTES = 64 * 1024;
+
+/**
+ * A record as the spool keeps it, without its line break. Every value of a record is JSON's own
+ * (numbers, texts, booleans, null), so it comes back equal; JSON.stringify escapes lone
+ * surrogates, so the line survives UTF-8 unchanged.
+ */
+export function spoolLine(record: ShiftRecord): string {
+  return JSON.stringify(record);
+}
+
+/** Scratch bytes kept between cuts up to this size; a larger one, grown for huge lines, is let go. */
+const MAX_SCRATCH_BYTES = 4 * 1024 * 1024;
+
+/** Renders records' spool lines into bytes, each followed by a line break. */
+export class SpoolLineEncoder {
+  #scratch: Buffer | undefined;
+
+  /**
+   * The lines of `records` one after another, `ends[k]` where line k ends; in the encoder's own
+   * scratch buffer, valid until its next use (cut-work.ts copies them into a cut's buffer).
+   */
+  encodeAll(records: readonly ShiftRecord[], ends: Int32Array): Buffer {
+    let bytes = this.#scratch ?? Buffer.allocUnsafeSlow(BLOCK_BYTES);
+    let used = 0;
+    for (let k = 0; k < records.length; k++) {
+      const line = `${spoolLine(records[k] as ShiftRecord)}\n`;
+      // UTF-8 takes at most 3 bytes a UTF-16 unit.
+      if (used + line.length * 3 > bytes.length) {
+        const larger = Buffer.allocUnsafeSlow(Math.max(bytes.length * 2, used + line.length * 3));
+        bytes.copy(larger, 0, 0, used);
+        bytes = larger;
+      }
+      used += bytes.write(line, used, 'utf8');
+      ends[k] = used;
+    }
+    this.#scratch = bytes.length <= MAX_SCRATCH_BYTES ? bytes : undefined;
+    return bytes.subarray(0, used);
+  }
+}
 
 /** One division's records so far. */
 export interface SpooledDivision {
@@ -18,9 +60,9 @@ export interface SpooledDivision {
   shifts: number;
   /** Blocks in the temp file, in the order written: start and length in bytes. */
   readonly blocks: number[];
-  /** JSON lines not yet appended, and their characters. */
-  lines: string[];
-  characters: number;
+  /** Lines not yet appended, each ending in a line break, and how many bytes of it are used. */
+  block: Buffer;
+  used: number;
 }
 
 export class DivisionSpool {
@@ -34,18 +76,21 @@ export class DivisionSpool {
 
   /** Sets the record aside under its division. */
   add(record: ShiftRecord): void {
-    const id = record.shift.division_id;
-    let division = this.#divisions.get(id);
-    if (division === undefined) {
-      division = { divisionId: id, shifts: 0, blocks: [], lines: [], characters: 0 };
-      this.#divisions.set(id, division);
+    const line = Buffer.from(`${spoolLine(record)}\n`, 'utf8');
+    this.#addLine(record.shift.division_id, line, 0, line.length);
+  }
+
+  /**
+   * Sets rendered lines aside (spoolLine's, each followed by a line break): line k is
+   * `lines[ends[k-1] .. ends[k]]` (from 0 for the first) and goes under `divisionIds[k]`.
+   */
+  addLines(lines: Uint8Array, ends: Int32Array, divisionIds: Float64Array): void {
+    let start = 0;
+    for (let k = 0; k < ends.length; k++) {
+      const end = ends[k] as number;
+      this.#addLine(divisionIds[k] as number, lines, start, end);
+      start = end;
     }
-    // Every value of a record is JSON's own (numbers, texts, booleans, null), so it comes back equal.
-    const line = JSON.stringify(record);
-    division.lines.push(line);
-    division.characters += line.length + 1;
-    division.shifts++;
-    if (division.characters >= BLOCK_CHARACTERS) this.#append(division);
   }
 
   /** The divisions with at least one record, by id. */
@@ -75,13 +120,32 @@ export class DivisionSpool {
     }
   }
 
+  /** Copies one line, line break included, into its division's block. */
+  #addLine(divisionId: number, bytes: Uint8Array, start: number, end: number): void {
+    let division = this.#divisions.get(divisionId);
+    if (division === undefined) {
+      division = { divisionId, shifts: 0, blocks: [], block: Buffer.allocUnsafe(BLOCK_BYTES), used: 0 };
+      this.#divisions.set(divisionId, division);
+    }
+    const length = end - start;
+    if (division.used + length > division.block.length) {
+      this.#append(division);
+      // A line longer than a block gets a block of its own size.
+      if (length > division.block.length) division.block = Buffer.allocUnsafe(length);
+    }
+    division.block.set(bytes.subarray(start, end), division.used);
+    division.used += length;
+    division.shifts++;
+    if (division.used >= BLOCK_BYTES) this.#append(division);
+  }
+
   #append(division: SpooledDivision): void {
-    if (division.lines.length === 0) return;
-    const bytes = Buffer.from(`${division.lines.join('\n')}\n`, 'utf8');
-    division.lines = [];
-    division.characters = 0;
+    if (division.used === 0) return;
     const file = (this.#file ??= this.#temp.create('division-spool'));
-    division.blocks.push(file.bytes, bytes.length);
-    file.append(bytes, bytes.length);
+    division.blocks.push(file.bytes, division.used);
+    file.append(division.block, division.used);
+    division.used = 0;
+    // A block grown for one long line is let go.
+    if (division.block.length > BLOCK_BYTES) division.block = Buffer.allocUnsafe(BLOCK_BYTES);
   }
 }

@@ -4,10 +4,10 @@
 // the export writes, on the export's thread (shift-pipeline.ts), with the workbook's rows rendered
 // on render threads (render-pool.ts). Both give the same bytes (test/export/export-threads.int.test.ts).
 //
-// Export threads work exports of CSV and the workbook, not split by division; they render the
-// Shifts sheet's rows too, from the same parse, once the export's thread has placed them
-// (sheet-rows-work.ts). Parquet's columns and a division's spool still need each row's record on
-// the export's thread.
+// Export threads work exports of CSV and the workbook; they render the Shifts sheet's rows too,
+// from the same parse, once the export's thread has placed them (sheet-rows-work.ts). Split by
+// division, they render each row's line for the division spool, whatever the formats. Parquet's
+// columns still need each row's record on the export's thread.
 
 import type { ExportCounts } from '../domain/export-counts.js';
 import type { ExportFormat } from '../domain/export-format.js';
@@ -50,12 +50,14 @@ export function openExportCore(source: ShiftSource, options: ExportCoreOptions):
   const { period, formats, filter, divisions, groupMemory, settings } = options;
   const threads = settings.threads ?? 1;
   const readParsedShifts = source.readParsedShifts?.bind(source);
+  const split = options.split === 'division';
+  // Split by division, the threads render only the spool's lines: each division's files are
+  // written from the spool afterwards, whatever the formats (division-split.ts).
   const onThreads =
     threads > 1 &&
     readParsedShifts !== undefined &&
-    options.split === undefined &&
     formats.length > 0 &&
-    formats.every((format) => format === 'csv' || format === 'xlsx');
+    (split || formats.every((format) => format === 'csv' || format === 'xlsx'));
   if (!onThreads || readParsedShifts === undefined) {
     const pipeline = new ShiftPipeline({
       period,
@@ -72,13 +74,14 @@ export function openExportCore(source: ShiftSource, options: ExportCoreOptions):
       close: () => Promise.resolve(),
     };
   }
-  const sheetRows = formats.includes('xlsx');
+  const sheetRows = !split && formats.includes('xlsx');
   const workers = new ShiftThreads(threads, {
     period,
     divisions,
     filter,
-    csv: formats.includes('csv') ? csvTableOptions(settings) : undefined,
+    csv: !split && formats.includes('csv') ? csvTableOptions(settings) : undefined,
     sheetRows,
+    spoolLines: split,
   });
   // The budget bounds every thread of the export: the statistics see the export threads' memory too.
   const memory: GroupMemory | undefined = groupMemory && {
@@ -93,6 +96,7 @@ export function openExportCore(source: ShiftSource, options: ExportCoreOptions):
     groupMemory: memory,
     filtered: filter !== undefined,
     sheetRows: sheetRows ? workers : undefined,
+    spoolLines: split,
   });
   return {
     stream: (outputs, stream) => streamWorkedCuts({ readParsedShifts }, workers, pipeline, outputs, stream),

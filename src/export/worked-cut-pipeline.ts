@@ -49,6 +49,31 @@ export interface WorkedRows {
   readonly hashes: Buffer;
   /** Their sheet rows, in order, when the export writes a workbook. */
   readonly sheet?: readonly SheetRowsPart[];
+  /** Their division spool's lines, in order, when the export is split by division. */
+  readonly spool?: SpoolLines;
+}
+
+/** Exported rows' spool lines (division-spool.ts): line k ends at `ends[k]`, under `divisionIds[k]`. */
+export interface SpoolLines {
+  readonly lines: Buffer;
+  readonly ends: Int32Array;
+  readonly divisionIds: Float64Array;
+}
+
+/** The spool lines of a batch, gathered range by range. */
+class SpoolGathering {
+  readonly pieces: Buffer[] = [];
+  readonly ends: number[] = [];
+  readonly divisionIds: number[] = [];
+  bytes = 0;
+
+  done(): SpoolLines {
+    return {
+      lines: concat(this.pieces),
+      ends: Int32Array.from(this.ends),
+      divisionIds: Float64Array.from(this.divisionIds),
+    };
+  }
 }
 
 export interface WorkedBatch {
@@ -68,6 +93,8 @@ export interface WorkedCutPipelineOptions {
   readonly filtered: boolean;
   /** The export writes a workbook, whose sheet rows these threads render. */
   readonly sheetRows?: SheetRowsThreads | undefined;
+  /** The export is split by division: the threads render each row's spool line. */
+  readonly spoolLines?: boolean;
 }
 
 export class WorkedCutPipeline {
@@ -75,6 +102,7 @@ export class WorkedCutPipeline {
   readonly #aggregator: ShiftAggregator;
   readonly #filtered: boolean;
   readonly #sheetRows: SheetRowsThreads | undefined;
+  readonly #spoolLines: boolean;
   /** One object, refilled for each row the statistics read (they keep no row). */
   readonly #row = emptyRow();
   #fetched = 0;
@@ -88,6 +116,7 @@ export class WorkedCutPipeline {
     this.#aggregator = new ShiftAggregator(options.divisions, options.groupMemory);
     this.#filtered = options.filtered;
     this.#sheetRows = options.sheetRows;
+    this.#spoolLines = options.spoolLines === true;
   }
 
   /** Takes the ranges the reader handed out together, in order. */
@@ -98,8 +127,9 @@ export class WorkedCutPipeline {
     const hashes: Buffer[] = [];
     const sheet: SheetRowsPart[] | undefined = this.#sheetRows === undefined ? undefined : [];
     const taken: WorkedCut[] = [];
+    const spool = this.#spoolLines ? new SpoolGathering() : undefined;
     for (const range of ranges) {
-      this.#takeRange(range, rejected, csv, ids, hashes, sheet);
+      this.#takeRange(range, rejected, csv, ids, hashes, sheet, spool);
       // A cut's ranges come in order: its last row is the last the cut is read for.
       if (range.to === range.batch.outcomes.length) taken.push(range.batch);
     }
@@ -113,6 +143,7 @@ export class WorkedCutPipeline {
         ids: Float64Array.from(ids),
         hashes: concat(hashes),
         ...(sheet === undefined ? {} : { sheet }),
+        ...(spool === undefined ? {} : { spool: spool.done() }),
       },
       rejected,
       taken,
@@ -143,8 +174,9 @@ export class WorkedCutPipeline {
     ids: number[],
     hashes: Buffer[],
     sheet: SheetRowsPart[] | undefined,
+    spool: SpoolGathering | undefined,
   ): void {
-    const { outcomes, facts, csvEnds } = cut;
+    const { outcomes, facts, csvEnds, lineEnds } = cut;
     // Where the range's first row stands among the cut's admitted and rejected rows.
     let admitted = 0;
     let refused = 0;
@@ -158,12 +190,20 @@ export class WorkedCutPipeline {
     let kept = 0;
     const csvBytes = cut.csv === undefined ? undefined : asBuffer(cut.csv);
     const hashBytes = asBuffer(cut.hashes);
-    // Consecutive exported rows' records are taken as one piece.
+    if (spool !== undefined && (cut.lines === undefined || lineEnds === undefined))
+      throw new Error('a cut was worked without spool lines for an export split by division');
+    const lineBytes = spool === undefined || cut.lines === undefined ? undefined : asBuffer(cut.lines);
+    // Consecutive exported rows' records (and lines) are taken as one piece.
     let pieceStart = -1;
     let pieceEnd = -1;
+    let lineStart = -1;
+    let lineEnd = -1;
     const flush = (): void => {
       if (csvBytes !== undefined && pieceStart >= 0) csv.push(csvBytes.subarray(pieceStart, pieceEnd));
+      if (lineBytes !== undefined && lineStart >= 0)
+        spool?.pieces.push(lineBytes.subarray(lineStart, lineEnd));
       pieceStart = -1;
+      lineStart = -1;
     };
     for (let i = from; i < to; i++) {
       const outcome = outcomes[i];
@@ -188,6 +228,14 @@ export class WorkedCutPipeline {
           const start = k === 0 ? 0 : (csvEnds[k - 1] as number);
           if (pieceStart < 0) pieceStart = start;
           pieceEnd = csvEnds[k] as number;
+        }
+        if (spool !== undefined && lineEnds !== undefined) {
+          const start = k === 0 ? 0 : (lineEnds[k - 1] as number);
+          if (lineStart < 0) lineStart = start;
+          lineEnd = lineEnds[k] as number;
+          spool.bytes += lineEnd - start;
+          spool.ends.push(spool.bytes);
+          spool.divisionIds.push(facts[k * FACTS + FACT.divisionId] as number);
         }
       }
     }

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatDateTime } from 'wfm-contract/civil-time';
 import type { ShiftRecord } from '../../src/domain/shift-record.js';
-import { DivisionSpool } from '../../src/export/division-spool.js';
+import { DivisionSpool, SpoolLineEncoder } from '../../src/export/division-spool.js';
 import { ShiftPipeline } from '../../src/pipeline/shift-pipeline.js';
 import { TempFolder } from '../../src/temp-file.js';
 import { shiftRow } from '../pipeline/support/shift-rows.js';
@@ -80,13 +80,48 @@ describe('division spool', () => {
     );
   });
 
+  it('takes lines rendered elsewhere, in pieces of any size, as it takes the records (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            division: fc.integer({ min: 1, max: 4 }),
+            comment: fc.option(fc.string({ unit: 'binary', maxLength: 3000 })),
+          }),
+          { maxLength: 80 },
+        ),
+        fc.integer({ min: 1, max: 30 }),
+        (rows, piece) => {
+          const input = records(rows);
+          const byRecord = new DivisionSpool(temp);
+          for (const record of input) byRecord.add(record);
+          const byLines = new DivisionSpool(temp);
+          const encoder = new SpoolLineEncoder();
+          for (let at = 0; at < input.length; at += piece) {
+            const part = input.slice(at, at + piece);
+            const ends = new Int32Array(part.length);
+            const lines = encoder.encodeAll(part, ends);
+            byLines.addLines(
+              lines,
+              ends,
+              Float64Array.from(part, (r) => r.shift.division_id),
+            );
+          }
+          expect(readAll(byLines)).toEqual(readAll(byRecord));
+          expect(byLines.divisions().map((d) => d.shifts)).toEqual(byRecord.divisions().map((d) => d.shifts));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('appends full blocks as it goes and keeps one temp file for every division', () => {
     const spool = new DivisionSpool(temp);
     const comment = 'x'.repeat(2000);
     const input = records(Array.from({ length: 300 }, (_, i) => ({ division: (i % 3) + 1, comment })));
     for (const record of input) spool.add(record);
     // ~2 KB a record, 100 per division: each division has filled blocks before it is read.
-    expect(spool.divisions().every((d) => d.blocks.length >= 2 && d.characters < 64 * 1024)).toBe(true);
+    expect(spool.divisions().every((d) => d.blocks.length >= 2 && d.used < 64 * 1024)).toBe(true);
     expect(readdirSync(dir)).toHaveLength(1);
     const back = readAll(spool);
     expect(back.get(2)).toEqual(input.filter((r) => r.shift.division_id === 2));

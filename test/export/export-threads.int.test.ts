@@ -5,6 +5,8 @@
 // - a CSV-only export worked on export threads is the same bytes as on the export's thread,
 //   whatever the threads (2 to 4), the cuts (down to one row each), the period and the filter
 //   (property, over a smaller sandbox);
+// - an export split by division is the same bytes whether its rows were worked on export threads
+//   (which render the division spool's lines) or on the export's thread;
 // - a render thread that dies fails the export with EXPORT_THREAD_FAILED, publishes nothing, and
 //   does not hang.
 
@@ -93,6 +95,7 @@ async function exportWith(
     readonly batchBytes?: number;
     readonly period?: { readonly from: string; readonly to: string };
     readonly upstream?: RunningSandbox;
+    readonly split?: 'division';
   } = {},
 ): Promise<Manifest> {
   const source = new WfmClient(testWfmConfig((more.upstream ?? sandbox).url), {
@@ -111,6 +114,7 @@ async function exportWith(
         period: more.period ?? PERIOD,
         formats,
         ...(more.filter === undefined ? {} : { filter: more.filter }),
+        ...(more.split === undefined ? {} : { split: more.split }),
       },
       {
         source,
@@ -201,6 +205,26 @@ describe('EXPORT_THREADS', () => {
     );
     // The exports met every kind of row: exported, rejected, repeated, outside the period, filtered out.
     for (const [kind, rows] of Object.entries(met)) expect(rows, kind).toBeGreaterThan(0);
+  });
+
+  it('writes an export split by division, its rows worked on 2 and 3 export threads, as the same bytes as on one', async () => {
+    const formats: ExportFormat[] = ['csv', 'xlsx', 'parquet'];
+    const split = { split: 'division' } as const;
+    const one = await exportWith(1, folder(), formats, silentLogger, split);
+    expect(one.divisions?.length).toBeGreaterThan(1);
+    let started = 0;
+    const onStart = (): void => {
+      started++;
+    };
+    subscribe(renderThreadStarted.name, onStart);
+    try {
+      expect(await exportWith(2, folder(), formats, silentLogger, split)).toEqual(one);
+    } finally {
+      unsubscribe(renderThreadStarted.name, onStart);
+    }
+    // The rows were worked on the two export threads, not on the export's thread.
+    expect(started).toBe(2);
+    expect(await exportWith(3, folder(), formats, silentLogger, { ...split, batchBytes: 1 })).toEqual(one);
   });
 
   it('fails a CSV-only export when an export thread dies, publishing nothing', async () => {
