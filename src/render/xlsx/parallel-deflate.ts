@@ -105,6 +105,9 @@ export class ParallelDeflateCrc32 extends Transform {
     const options: ZlibOptions = {
       level: this.#level,
       finishFlush,
+      // One output buffer a block, not zlib's 16 KiB: each buffer filled is a trip back to this
+      // thread. The bytes do not depend on it.
+      chunkSize: Math.max(this.#blockBytes, 64 * 1024),
       ...(this.#window === undefined ? {} : { dictionary: this.#window }),
     };
     // A copy, so that the window does not keep the whole block alive.
