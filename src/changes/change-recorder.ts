@@ -110,11 +110,11 @@ export class ChangeRecorder {
     }
   }
 
-  /** Notes one exported row by its id and its fingerprint, taken on an export thread (8 bytes at `offset`). */
-  recordHash(id: number, hashes: Buffer, offset: number): void {
+  /** Notes exported rows by their ids and their fingerprints, taken on an export thread (8 bytes each). */
+  recordHashes(ids: Float64Array, hashes: Buffer): void {
     if (this.#problem !== undefined) return;
     try {
-      this.#fingerprints.addHash(id, hashes, offset);
+      this.#fingerprints.addHashes(ids, hashes);
     } catch (error) {
       this.#problem = `the row fingerprints could not be written to the temp folder ${this.#tempDir}: ${describeError(error)}`;
     }

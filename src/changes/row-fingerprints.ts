@@ -93,10 +93,28 @@ export class RowFingerprints<R> {
     this.#added();
   }
 
-  /** Notes the row `id` and its hash, already taken: the 8 bytes of `hashes` at `offset`. */
-  addHash(id: number, hashes: Buffer, offset: number): void {
-    hashes.copy(this.#hashes, this.#next(id) * 8, offset, offset + 8);
-    this.#added();
+  /**
+   * Notes the rows `ids` and their hashes, already taken: 8 bytes each, one after another in
+   * `hashes`. Copied a run's room at a time, not row by row.
+   */
+  addHashes(ids: Float64Array, hashes: Buffer): void {
+    if (!this.#adding) throw new Error('RowFingerprints.add() after finish() or dispose()');
+    for (let from = 0; from < ids.length;) {
+      const at = this.#filled;
+      const rows = Math.min(ids.length - from, this.#runSize - at);
+      let last = at > 0 ? (this.#ids[at - 1] as number) : -Infinity;
+      for (let k = from; k < from + rows; k++) {
+        const id = ids[k] as number;
+        if (id < last) this.#inOrder = false;
+        last = id;
+      }
+      this.#ids.set(ids.subarray(from, from + rows), at);
+      hashes.copy(this.#hashes, at * 8, from * 8, (from + rows) * 8);
+      from += rows;
+      this.#filled += rows;
+      this.#count += rows;
+      if (this.#filled === this.#runSize) this.#spill();
+    }
   }
 
   /** Takes the id of the next entry; returns its index in the run. */

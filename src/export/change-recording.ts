@@ -10,9 +10,7 @@ export function changeRecording(changes: ChangeRecorder): TableOutput {
     write(batch: ExportBatch): Promise<void> {
       for (const record of batch.shifts) changes.record(record);
       const worked = batch.worked;
-      if (worked !== undefined)
-        for (let k = 0; k < worked.count; k++)
-          changes.recordHash(worked.ids[k] as number, worked.hashes, k * 8);
+      if (worked !== undefined) changes.recordHashes(worked.ids, worked.hashes);
       return Promise.resolve();
     },
     finish: () => Promise.resolve(),

@@ -162,8 +162,7 @@ export class ShiftRowsOutput implements TableOutput {
     const workbook = this.#workbook;
     if (workbook === undefined) {
       while (this.#pending.length > 0) await this.#writeNext();
-      if (this.#csv !== undefined && worked.csv !== undefined)
-        await this.#csv.writeEncoded(worked.csv, worked.count);
+      if (this.#csv !== undefined) await this.#csv.writeEncoded(worked.csv, worked.count);
       return;
     }
     if (worked.sheet === undefined)
@@ -181,7 +180,7 @@ export class ShiftRowsOutput implements TableOutput {
     const pending: Pending = {
       // Its CSV records are copied: they lie in the cut's buffer, which goes back to its export
       // thread once this write returns (stream-batches.ts), and they are written later, in turn.
-      worked: { rows: { ...worked, csv: worked.csv && Buffer.from(worked.csv) }, sheet },
+      worked: { rows: { ...worked, csv: worked.csv.length === 0 ? [] : [Buffer.concat(worked.csv)] }, sheet },
       records: [],
       firstRow: undefined,
       rendered: undefined,
@@ -262,7 +261,7 @@ export class ShiftRowsOutput implements TableOutput {
   }
 
   async #writeWorkedNext({ rows, sheet }: PendingWorked): Promise<void> {
-    if (this.#csv !== undefined && rows.csv !== undefined) await this.#csv.writeEncoded(rows.csv, rows.count);
+    if (this.#csv !== undefined) await this.#csv.writeEncoded(rows.csv, rows.count);
     const workbook = this.#workbook;
     if (workbook === undefined) return;
     for (const { firstRow, rendered } of sheet) {

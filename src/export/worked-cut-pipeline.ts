@@ -42,8 +42,11 @@ export interface SheetRowsPart {
 /** The exported rows of a batch, rendered on the export threads. */
 export interface WorkedRows {
   readonly count: number;
-  /** Their shifts.csv records, in order; none when the export writes no CSV. */
-  readonly csv: Buffer | undefined;
+  /**
+   * Their shifts.csv records, in order, as pieces of the cuts' buffers (no copy: the file's writer
+   * copies them once, into its chunks); empty when the export writes no CSV.
+   */
+  readonly csv: readonly Buffer[];
   /** Their ids, and their 8-byte fingerprints one after another, for change tracking. */
   readonly ids: Float64Array;
   readonly hashes: Buffer;
@@ -74,6 +77,37 @@ class SpoolGathering {
       divisionIds: Float64Array.from(this.divisionIds),
     };
   }
+}
+
+/** The exported rows of a batch, gathered range by range; `rows`: at most how many. */
+class ExportedRows {
+  readonly csv: Buffer[] = [];
+  readonly ids: Float64Array;
+  readonly hashes: Buffer;
+  count = 0;
+
+  constructor(rows: number) {
+    this.ids = new Float64Array(rows);
+    this.hashes = Buffer.allocUnsafe(rows * 8);
+  }
+
+  /**
+   * The records, fingerprints and lines of the cut's admitted rows first..end-1, the last rows
+   * counted: the fingerprints are copied, the records and lines taken as pieces of the cut.
+   */
+  takeRun(cut: WorkedCut, first: number, end: number, spool: SpoolGathering | undefined): void {
+    const at = (this.count - (end - first)) * 8;
+    asBuffer(cut.hashes).copy(this.hashes, at, first * 8, end * 8);
+    if (cut.csv !== undefined && cut.csvEnds !== undefined)
+      this.csv.push(piece(cut.csv, cut.csvEnds, first, end));
+    if (spool !== undefined && cut.lines !== undefined && cut.lineEnds !== undefined)
+      spool.pieces.push(piece(cut.lines, cut.lineEnds, first, end));
+  }
+}
+
+/** Items first..end-1 of `bytes`, item k ending at ends[k]. */
+function piece(bytes: Uint8Array, ends: Int32Array, first: number, end: number): Buffer {
+  return asBuffer(bytes).subarray(first === 0 ? 0 : (ends[first - 1] as number), ends[end - 1] as number);
 }
 
 export interface WorkedBatch {
@@ -121,27 +155,27 @@ export class WorkedCutPipeline {
 
   /** Takes the ranges the reader handed out together, in order. */
   take(ranges: readonly RowRange<WorkedCut>[]): WorkedBatch {
+    let rows = 0;
+    for (const range of ranges) rows += range.to - range.from;
+    const exported = new ExportedRows(rows);
     const rejected: RejectedRow[] = [];
-    const csv: Buffer[] = [];
-    const ids: number[] = [];
-    const hashes: Buffer[] = [];
     const sheet: SheetRowsPart[] | undefined = this.#sheetRows === undefined ? undefined : [];
     const taken: WorkedCut[] = [];
     const spool = this.#spoolLines ? new SpoolGathering() : undefined;
     for (const range of ranges) {
-      this.#takeRange(range, rejected, csv, ids, hashes, sheet, spool);
+      this.#takeRange(range, rejected, exported, sheet, spool);
       // A cut's ranges come in order: its last row is the last the cut is read for.
       if (range.to === range.batch.outcomes.length) taken.push(range.batch);
     }
-    const count = ids.length;
+    const { count } = exported;
     this.#exported += count;
     this.#rejected += rejected.length;
     return {
       worked: {
         count,
-        csv: csv.length === 0 ? (count === 0 ? undefined : Buffer.alloc(0)) : concat(csv),
-        ids: Float64Array.from(ids),
-        hashes: concat(hashes),
+        csv: exported.csv,
+        ids: exported.ids.subarray(0, count),
+        hashes: exported.hashes.subarray(0, count * 8),
         ...(sheet === undefined ? {} : { sheet }),
         ...(spool === undefined ? {} : { spool: spool.done() }),
       },
@@ -170,13 +204,11 @@ export class WorkedCutPipeline {
   #takeRange(
     { batch: cut, from, to }: RowRange<WorkedCut>,
     rejected: RejectedRow[],
-    csv: Buffer[],
-    ids: number[],
-    hashes: Buffer[],
+    exported: ExportedRows,
     sheet: SheetRowsPart[] | undefined,
     spool: SpoolGathering | undefined,
   ): void {
-    const { outcomes, facts, csvEnds, lineEnds } = cut;
+    const { outcomes, facts, lineEnds } = cut;
     // Where the range's first row stands among the cut's admitted and rejected rows.
     let admitted = 0;
     let refused = 0;
@@ -188,23 +220,12 @@ export class WorkedCutPipeline {
     // Per admitted row of the range: 1 when exported.
     const keep = sheet === undefined ? undefined : new Uint8Array(admittedIn(outcomes, from, to));
     let kept = 0;
-    const csvBytes = cut.csv === undefined ? undefined : asBuffer(cut.csv);
-    const hashBytes = asBuffer(cut.hashes);
     if (spool !== undefined && (cut.lines === undefined || lineEnds === undefined))
       throw new Error('a cut was worked without spool lines for an export split by division');
-    const lineBytes = spool === undefined || cut.lines === undefined ? undefined : asBuffer(cut.lines);
-    // Consecutive exported rows' records (and lines) are taken as one piece.
-    let pieceStart = -1;
-    let pieceEnd = -1;
-    let lineStart = -1;
-    let lineEnd = -1;
-    const flush = (): void => {
-      if (csvBytes !== undefined && pieceStart >= 0) csv.push(csvBytes.subarray(pieceStart, pieceEnd));
-      if (lineBytes !== undefined && lineStart >= 0)
-        spool?.pieces.push(lineBytes.subarray(lineStart, lineEnd));
-      pieceStart = -1;
-      lineStart = -1;
-    };
+    // Exported rows that follow one another among the admitted (first to end - 1) are taken as one
+    // run: their records, fingerprints and lines lie one after another in the cut's buffer.
+    let first = -1;
+    let end = -1;
     for (let i = from; i < to; i++) {
       const outcome = outcomes[i];
       if (outcome === ROW_REJECTED) rejected.push(cut.rejected[refused++] as RejectedRow);
@@ -214,7 +235,8 @@ export class WorkedCutPipeline {
         const k = admitted++;
         const id = facts[k * FACTS + FACT.id] as number;
         if (!this.#dedup.admitsId(id)) {
-          flush();
+          if (first >= 0) exported.takeRun(cut, first, end, spool);
+          first = -1;
           continue;
         }
         this.#aggregate(cut, k);
@@ -222,24 +244,17 @@ export class WorkedCutPipeline {
           keep[k - firstAdmitted] = 1;
           kept++;
         }
-        ids.push(id);
-        hashes.push(hashBytes.subarray(k * 8, k * 8 + 8));
-        if (csvEnds !== undefined) {
-          const start = k === 0 ? 0 : (csvEnds[k - 1] as number);
-          if (pieceStart < 0) pieceStart = start;
-          pieceEnd = csvEnds[k] as number;
-        }
+        exported.ids[exported.count++] = id;
+        if (first < 0) first = k;
+        end = k + 1;
         if (spool !== undefined && lineEnds !== undefined) {
-          const start = k === 0 ? 0 : (lineEnds[k - 1] as number);
-          if (lineStart < 0) lineStart = start;
-          lineEnd = lineEnds[k] as number;
-          spool.bytes += lineEnd - start;
+          spool.bytes += (lineEnds[k] as number) - (k === 0 ? 0 : (lineEnds[k - 1] as number));
           spool.ends.push(spool.bytes);
           spool.divisionIds.push(facts[k * FACTS + FACT.divisionId] as number);
         }
       }
     }
-    flush();
+    if (first >= 0) exported.takeRun(cut, first, end, spool);
     this.#fetched += to - from;
     if (sheet !== undefined && keep !== undefined && kept > 0)
       sheet.push(this.#sheetRowsPart(cut, firstAdmitted, keep, kept, to === outcomes.length));
@@ -257,7 +272,6 @@ export class WorkedCutPipeline {
     const { facts, labels, strings } = cut;
     const f = k * FACTS;
     const l = k * LABELS;
-    const text = (index: number): string | null => (index < 0 ? null : (strings[index] as string));
     const row = this.#row;
     row.division_id = facts[f + FACT.divisionId] as number;
     row.region_id = facts[f + FACT.regionId] as number;
@@ -269,12 +283,12 @@ export class WorkedCutPipeline {
     row.start_location_distance = distance(facts[f + FACT.startDistance] as number);
     row.finish_location_distance = distance(facts[f + FACT.finishDistance] as number);
     row.auto_finished = facts[f + FACT.autoFinished] === 1;
-    row.division_name = text(labels[l + LABEL.divisionName] as number) ?? '';
-    row.region_name = text(labels[l + LABEL.regionName] as number) ?? '';
-    row.shop_sap = text(labels[l + LABEL.shopSap] as number) ?? '';
-    row.shop_locality = text(labels[l + LABEL.shopLocality] as number);
-    row.user_login = text(labels[l + LABEL.userLogin] as number) ?? '';
-    row.user_display_name = text(labels[l + LABEL.userDisplayName] as number) ?? '';
+    row.division_name = text(strings, labels[l + LABEL.divisionName] as number) ?? '';
+    row.region_name = text(strings, labels[l + LABEL.regionName] as number) ?? '';
+    row.shop_sap = text(strings, labels[l + LABEL.shopSap] as number) ?? '';
+    row.shop_locality = text(strings, labels[l + LABEL.shopLocality] as number);
+    row.user_login = text(strings, labels[l + LABEL.userLogin] as number) ?? '';
+    row.user_display_name = text(strings, labels[l + LABEL.userDisplayName] as number) ?? '';
     this.#aggregator.addShift(row, facts[f + FACT.businessDay] as number);
     if (facts[f + FACT.flagged] === 1) this.#flagged++;
   }
@@ -315,6 +329,10 @@ function match(fact: number): boolean | null {
 
 function distance(fact: number): number | null {
   return Number.isNaN(fact) ? null : fact;
+}
+
+function text(strings: readonly string[], index: number): string | null {
+  return index < 0 ? null : (strings[index] as string);
 }
 
 function asBuffer(bytes: Uint8Array): Buffer {

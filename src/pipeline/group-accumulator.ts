@@ -8,7 +8,7 @@
 // from then on take its distances directly (by then in flat counts). A distance the slab cannot hold
 // (65,534 or more, or negative; distances are validated integers) is marked WIDE_DISTANCE there
 // and kept, in order, in the group's own `wide` list. The statistics of a small group are read by
-// sorting its pairs in shared scratch arrays.
+// copying its pairs into shared scratch arrays and selecting there the ranks the percentiles need.
 
 import type { FinishedShift } from 'wfm-contract/finished-shift';
 import type { GroupStats } from '../domain/summary.js';
@@ -28,25 +28,75 @@ const startScratch = new Float64Array(SPILL_AT);
 const finishScratch = new Float64Array(SPILL_AT);
 const NO_BLOCK = -1;
 
-/**
- * Sorts values[0..n) ascending: insertion sort for the many tiny groups (the built-in sort has a
- * fixed cost per call that dominates there), the built-in one beyond, which a hand-written
- * quicksort did not beat (docs/performance.md).
- */
-function sortPrefix(values: Float64Array, n: number): void {
-  if (n > 48) {
-    values.subarray(0, n).sort();
-    return;
-  }
-  for (let i = 1; i < n; i++) {
+/** Sorts values[from..to) ascending, by insertion: the cheapest for the many tiny groups. */
+function insertionSort(values: Float64Array, from: number, to: number): void {
+  for (let i = from + 1; i < to; i++) {
     const value = values[i]!;
     let j = i - 1;
-    while (j >= 0 && values[j]! > value) {
+    while (j >= from && values[j]! > value) {
       values[j + 1] = values[j]!;
       j--;
     }
     values[j + 1] = value;
   }
+}
+
+/** Below this many values a range is sorted by insertion rather than partitioned. */
+const INSERTION_SORT_AT = 48;
+
+/**
+ * Rearranges values[from..to) so that values[k] holds what sorting would put there, with nothing
+ * larger before it and nothing smaller after it (quickselect, Hoare's partition: runs of equal
+ * distances, common here, split evenly).
+ */
+function select(values: Float64Array, from: number, to: number, k: number): void {
+  let left = from;
+  let right = to - 1;
+  while (right - left >= INSERTION_SORT_AT) {
+    const a = values[left]!;
+    const b = values[(left + right) >>> 1]!;
+    const c = values[right]!;
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const swap = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = swap;
+      }
+    }
+    // values[left..j] <= pivot <= values[i..right], and whatever lies between equals the pivot.
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else return;
+  }
+  insertionSort(values, left, right + 1);
+}
+
+/**
+ * The value of each rank of values[0..n) as sorted, for ranks asked in ascending order (two
+ * percentiles read at most four): a small group is sorted, a larger one only partitioned around
+ * the ranks asked, which costs about n each instead of n log n for the whole.
+ */
+function rankedValues(values: Float64Array, n: number): (rank: number) => number {
+  if (n <= INSERTION_SORT_AT) {
+    insertionSort(values, 0, n);
+    return (rank) => values[rank]!;
+  }
+  // values[settled..n) hold exactly the values of ranks settled..n-1, in some order.
+  let settled = 0;
+  return (rank) => {
+    if (rank >= settled) {
+      select(values, settled, n, rank);
+      settled = rank + 1;
+    } else if (rank !== settled - 1) {
+      throw new Error(`rank ${rank} asked after rank ${settled - 1}: ranks are read in ascending order`);
+    }
+    return values[rank]!;
+  };
 }
 
 /** values[0..n) as (value, 1) pairs behind their count. */
@@ -150,10 +200,8 @@ export class GroupAccumulator {
       if (start !== null) startScratch[startCount++] = start;
       if (finish !== null) finishScratch[finishCount++] = finish;
     });
-    sortPrefix(startScratch, startCount);
-    sortPrefix(finishScratch, finishCount);
-    const startAt = (rank: number): number => startScratch[rank]!;
-    const finishAt = (rank: number): number => finishScratch[rank]!;
+    const startAt = rankedValues(startScratch, startCount);
+    const finishAt = rankedValues(finishScratch, finishCount);
     return this.statsWith(
       percentileInc(startCount, 1, 2, startAt),
       percentileInc(startCount, 9, 10, startAt),

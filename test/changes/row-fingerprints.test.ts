@@ -128,6 +128,33 @@ describe('row fingerprints', () => {
     );
   });
 
+  it('writes the same bytes when the hashes come taken, in batches of any size, as row by row', async () => {
+    await fc.assert(
+      fc.asyncProperty(rowLists, runSizes, fc.integer({ min: 1, max: 20 }), async (rows, runSize, batch) => {
+        const fingerprints = new RowFingerprints(
+          runSize === undefined ? { tempDir, hash: hashBytes } : { tempDir, runSize, hash: hashBytes },
+        );
+        try {
+          for (let from = 0; from < rows.length; from += batch) {
+            const taken = rows.slice(from, from + batch);
+            const hashes = Buffer.alloc(taken.length * 8);
+            taken.forEach(([, record], k) => hashBytes(record, hashes, k * 8));
+            fingerprints.addHashes(
+              Float64Array.from(taken, ([id]) => id),
+              hashes,
+            );
+          }
+          expect(fingerprints.count).toBe(rows.length);
+          expect((await bytesOf(await fingerprints.finish())).equals(referenceFile(rows))).toBe(true);
+        } finally {
+          await fingerprints.dispose();
+        }
+        expect(await readdir(tempDir)).toEqual([]);
+      }),
+      { numRuns },
+    );
+  });
+
   it('counts the changes the in-memory implementation counted', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -191,20 +191,22 @@ export class CsvTableWriter<R> {
 
   /**
    * Adds `rows` records already encoded by a CsvRecordEncoder of the same columns and options
-   * (CsvRecordEncoder.records); the file is the same as if each had been written. The bytes are
-   * copied: `records` is free again when this returns.
+   * (CsvRecordEncoder.records), as one buffer or as pieces one after another; the file is the same
+   * as if each had been written. The bytes are copied: `records` is free again when this returns.
    */
-  writeEncoded(records: Buffer, rows: number): Promise<void> | undefined {
+  writeEncoded(records: Buffer | readonly Buffer[], rows: number): Promise<void> | undefined {
     if (this.#ended) throw new Error('CsvTableWriter.writeEncoded() after end()');
     this.#sink.throwIfBroken();
     this.#rows += rows;
     let ready = true;
-    for (let at = 0; at < records.length;) {
-      // #used stays below CSV_CHUNK_BYTES between calls, and the chunk holds more.
-      const copied = records.copy(this.#chunk, this.#used, at, at + CSV_CHUNK_BYTES - this.#used);
-      this.#used += copied;
-      at += copied;
-      if (this.#used >= CSV_CHUNK_BYTES) ready = this.#sendChunk() && ready;
+    for (const piece of Buffer.isBuffer(records) ? [records] : records) {
+      for (let at = 0; at < piece.length;) {
+        // #used stays below CSV_CHUNK_BYTES between calls, and the chunk holds more.
+        const copied = piece.copy(this.#chunk, this.#used, at, at + CSV_CHUNK_BYTES - this.#used);
+        this.#used += copied;
+        at += copied;
+        if (this.#used >= CSV_CHUNK_BYTES) ready = this.#sendChunk() && ready;
+      }
     }
     return ready ? this.#sink.pendingDrain : this.#sink.waitForDrain();
   }
