@@ -3,20 +3,26 @@
 // unknown flag and stops, so check that this Node knows them, and that the two places agree.
 // The same two places set glibc's malloc tunable (a fixed mmap threshold); glibc ignores a
 // tunable it does not know, silently, so check that this glibc's loader reports it as set.
+// The young generation's size is a V8 flag that NODE_OPTIONS may carry: the bin's first line gives
+// it, the image sets it in NODE_OPTIONS, where an operator can trade it back.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { THREAD_RESOURCE_LIMITS } from '../src/export/answering-thread.js';
 
 const ROOT = new URL('../', import.meta.url);
 const FLAGS = '--heap-growing-percent=100 --expose-gc';
+const YOUNG = '--max-semi-space-size=4';
 const TUNABLES = 'GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072';
 const LOADER = '/lib64/ld-linux-x86-64.so.2';
 
 describe('node flags', () => {
   it('starts the bin with the heap-growth flag and gc() exposed, which this Node knows', () => {
     const shebang = readFileSync(new URL('bin/shift-export.js', ROOT), 'utf8').split('\n')[0];
-    expect(shebang).toBe(`#!/usr/bin/env -S ${TUNABLES} node ${FLAGS}`);
+    expect(shebang).toBe(`#!/usr/bin/env -S ${TUNABLES} node ${FLAGS} ${YOUNG}`);
+    // Linux reads 255 bytes of a first line (since 5.1) and cuts the rest.
+    expect(Buffer.byteLength(shebang ?? '')).toBeLessThanOrEqual(255);
     const options = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
     expect(options).toMatch(/^\s*--heap-growing-percent\b/m);
     // The worker collects its garbage when idle (jobs/idle-collection.ts) through gc().
@@ -34,6 +40,53 @@ describe('node flags', () => {
       .join('');
     expect(dockerfile).toContain(`ENTRYPOINT ["node", ${words}"bin/shift-export.js"]`);
     expect(dockerfile).toContain(`ENV ${TUNABLES}\n`);
+    expect(dockerfile).toContain(`ENV NODE_OPTIONS=${YOUNG}\n`);
+  });
+
+  it("gives the export's own thread the young generation the export threads are started with", () => {
+    // Objects that survive a while make V8 grow the young generation to its largest.
+    const grow = `const v8 = require('node:v8');
+      const ring = new Array(100000);
+      let largest = 0;
+      for (let i = 0; i < 4e6; i++) {
+        ring[i % ring.length] = { i, list: [i] };
+        if (i % 50000 === 0) {
+          const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+          largest = Math.max(largest, young.space_size);
+        }
+      }
+      process.stdout.write(String(largest));`;
+    const largest = (args: string[], env: NodeJS.ProcessEnv = {}): number =>
+      Number(
+        execFileSync(process.execPath, [...args, '-e', grow], {
+          encoding: 'utf8',
+          env: { ...process.env, NODE_OPTIONS: '', ...env },
+        }),
+      );
+    const inThread = (args: string[]): number =>
+      Number(
+        execFileSync(
+          process.execPath,
+          [
+            ...args,
+            '-e',
+            `const { Worker } = require('node:worker_threads');
+             const thread = new Worker(${JSON.stringify(grow)}, { eval: true, stdout: true,
+               resourceLimits: ${JSON.stringify(THREAD_RESOURCE_LIMITS)} });
+             let out = '';
+             thread.stdout.on('data', (chunk) => (out += chunk));
+             thread.on('exit', () => process.stdout.write(out));`,
+          ],
+          { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+        ),
+      );
+    const threads = inThread([]);
+    // Without the flag the export's own thread grows a larger young generation than its threads.
+    expect(largest([])).toBeGreaterThan(threads);
+    expect(largest([YOUNG])).toBe(threads);
+    expect(largest([], { NODE_OPTIONS: YOUNG })).toBe(threads);
+    // With the flag, the threads keep theirs.
+    expect(inThread([YOUNG])).toBe(threads);
   });
 
   it.runIf(existsSync(LOADER))("sets a malloc tunable this glibc's loader knows", () => {

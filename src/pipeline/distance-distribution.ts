@@ -15,8 +15,17 @@ const DENSE_AFTER = 4_096;
 const DENSE_RANGE = 4_096;
 /** Shared by every distribution without merged values: never written to, only replaced. */
 const EMPTY = new Float64Array(0);
+const NO_COUNTS = new Uint32Array(0);
 /** Sort space reused by every merge (merges are synchronous and never nested). */
 let sortSpace = new Float64Array(MERGE_AT);
+/**
+ * Merge space, likewise: a merge writes here and keeps copies of the merged length. Arrays made at
+ * the longest length a merge might need, then cut to size, were four buffers a merge outside the
+ * heap: the few hundred large groups of a 3M-row report (each division, region and day) made
+ * ~100 MB of them.
+ */
+let mergedValues = new Float64Array(2 * MERGE_AT);
+let mergedCounts = new Uint32Array(2 * MERGE_AT);
 
 /**
  * Excel PERCENTILE.INC at p = numerator / denominator of n values, rounded to 2 decimals; null when
@@ -44,9 +53,12 @@ export function percentileInc(
 
 export class DistanceDistribution {
   private readonly pending: number[] = [];
-  /** Distinct values ascending, and how often each came (never a value the dense counts hold). */
+  /**
+   * Distinct values ascending, and how often each came (never a value the dense counts hold): a
+   * count is a number of rows, which 32 bits hold, and a quarter less to keep than as a float64.
+   */
   private values = EMPTY;
-  private counts = EMPTY;
+  private counts = NO_COUNTS;
   private distinct = 0;
   /** Counts of the values 0..DENSE_RANGE-1, once the group is large. */
   private dense: Uint32Array | null = null;
@@ -151,8 +163,13 @@ export class DistanceDistribution {
     if (sortSpace.length < n) sortSpace = new Float64Array(n);
     sortSpace.set(pending);
     const incoming = sortSpace.subarray(0, n).sort();
-    const values = new Float64Array(this.distinct + n);
-    const counts = new Float64Array(this.distinct + n);
+    if (mergedValues.length < this.distinct + n) {
+      const length = Math.ceil(1.5 * (this.distinct + n));
+      mergedValues = new Float64Array(length);
+      mergedCounts = new Uint32Array(length);
+    }
+    const values = mergedValues;
+    const counts = mergedCounts;
     let out = 0;
     let i = 0;
     let j = 0;
@@ -172,8 +189,8 @@ export class DistanceDistribution {
       values[out] = value;
       counts[out++] = count;
     }
-    this.values = out === values.length ? values : values.slice(0, out);
-    this.counts = out === counts.length ? counts : counts.slice(0, out);
+    this.values = values.slice(0, out);
+    this.counts = counts.slice(0, out);
     this.distinct = out;
     pending.length = 0;
   }
