@@ -1,4 +1,4 @@
-// node dist/bench/cut-work-stages.js [--rows N] [--rounds N] [--only work]: what each stage of an
+// node dist/bench/cut-work-stages.js [--rows N] [--rounds N] [--sheet] [--only work]: what each stage of an
 // export thread's work (export/cut-work.ts) costs a row, on one thread. A sandbox started in this
 // process serves its report once (the request the export sends, uncompressed), the body is cut as
 // the reader cuts it (JsonArrayScanner, 64 KiB chunks), and then, cut by cut as an export thread
@@ -8,6 +8,9 @@
 // runs when it comes, as in an export). `whole work()` is CutWorker.work itself over the same cuts;
 // `of which the rest` is what it does besides the stages timed (the facts and labels, the ids,
 // joining the outputs). Medians of `--rounds` rounds, in CPU-µs per row of the report.
+// `--sheet` adds a stage apart from work(), `sheet rows`: a workbook's rows of the cut as its
+// thread renders them when the export's thread asks (export/sheet-rows-work.ts), every style
+// registered. Off by default: what it leaves for the collector is charged to the stages after it.
 // `--only work` runs work() alone, for `node --cpu-prof`.
 // Figures: docs/performance.md ("Where an export thread's CPU goes").
 
@@ -29,6 +32,7 @@ import { localiseShift } from '../src/pipeline/localise.js';
 import { isRejected, validateShift } from '../src/pipeline/validate.js';
 import { BusinessDayWindow } from '../src/pipeline/window.js';
 import { CsvRecordEncoder } from '../src/render/csv/csv-table-writer.js';
+import { renderShiftRowsXml, type ShiftStyleIds } from '../src/render/xlsx/shift-rows-xml.js';
 import { JsonArrayScanner } from '../src/wfm/json-array-scanner.js';
 import { parseCut, type ScannedCut } from '../src/wfm/scanned-cut.js';
 import { WfmClient } from '../src/wfm/wfm-client.js';
@@ -40,6 +44,7 @@ const { values } = parseArgs({
     rows: { type: 'string', default: '100000' },
     rounds: { type: 'string', default: '7' },
     only: { type: 'string' },
+    sheet: { type: 'boolean', default: false },
   },
 });
 const ROWS = Number(values.rows);
@@ -140,7 +145,17 @@ const STAGES = [
   'enrich',
   'fingerprint (RowHasher)',
   'CSV records (CsvRecordEncoder)',
-] as const;
+];
+/** The stages work() runs: the sheet rows, after them, it does not. */
+const WORK_STAGES = STAGES.length;
+if (values.sheet === true) STAGES.push('sheet rows (renderShiftRowsXml)');
+
+/** Style ids as a Shifts sheet has them after its first rows: what they are changes no cost. */
+const SHEET_STYLES: ShiftStyleIds = {
+  columns: SHIFT_COLUMNS.map((_, i) => i + 1),
+  unstyled: [[0, 0]],
+  row: 0,
+};
 
 /** One cut through the stages as work() runs them, each timed on its own; CPU-µs per stage added to `spent`. */
 function stagesOf(cut: ScannedCut, spent: Float64Array): void {
@@ -173,6 +188,9 @@ function stagesOf(cut: ScannedCut, spent: Float64Array): void {
   lap();
   encoder.records(inWindow);
   lap();
+  if (values.sheet !== true) return;
+  renderShiftRowsXml(inWindow, 2, SHEET_STYLES);
+  lap();
 }
 
 // Cut by cut, as an export thread goes: what a stage leaves for the collector is collected while
@@ -194,5 +212,5 @@ STAGES.forEach((name, stage) =>
   process.stdout.write(`${name.padEnd(32)} ${(medians[stage] as number).toFixed(2)}\n`),
 );
 process.stdout.write(`${'whole work()'.padEnd(32)} ${whole.toFixed(2)}\n`);
-const staged = medians.reduce((sum, t) => sum + t, 0);
+const staged = medians.slice(0, WORK_STAGES).reduce((sum, t) => sum + t, 0);
 process.stdout.write(`${'  of which the rest'.padEnd(32)} ${(whole - staged).toFixed(2)}\n`);
