@@ -31,8 +31,8 @@ ENV NODE_OPTIONS=--max-semi-space-size=4
 # glibc's malloc with a fixed mmap threshold (128 KiB, its default, no longer raised on its own):
 # blocks that large are given back when freed instead of staying in the arenas of the export
 # threads that come and go, which a worker running for months grew by (docs/performance.md, the
-# soak). The bin's first line sets the same.
-ENV GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072
+# soak). The bin's first line sets the same (glibc's short name for glibc.malloc.mmap_threshold).
+ENV MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY stubs ./stubs

@@ -1,10 +1,11 @@
-#!/usr/bin/env -S GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node --heap-growing-percent=100 --expose-gc --max-semi-space-size=4
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node --heap-growing-percent=100 --expose-gc --max-semi-space-size=4
 // The installed entry point. `npm ci` builds dist/ through the `prepare` script.
 // The flag on the line above (V8 takes it on the command line, not in NODE_OPTIONS) runs a full
 // collection once the old generation has doubled instead of letting it grow 4x: the export's
 // promoted garbage filled that slack (figures: docs/performance.md). The Docker image's ENTRYPOINT
 // gives it too; `node bin/shift-export.js` without it runs, with more memory.
-// GLIBC_TUNABLES fixes malloc's mmap threshold at 128 KiB: every export runs on new threads, and
+// MALLOC_MMAP_THRESHOLD_ fixes malloc's mmap threshold at 128 KiB (glibc's own short name for the
+// tunable glibc.malloc.mmap_threshold, which keeps this line under the 127 bytes older kernels read): every export runs on new threads, and
 // with the threshold glibc raises on its own, their large blocks came from per-thread arenas that
 // kept the memory after the threads ended, so a long-running worker grew (docs/performance.md, the
 // soak). The Docker image sets the same variable.
@@ -13,7 +14,7 @@
 // so it must stay as small): Node 20's default let the export's own thread grow 16 MB semi-spaces,
 // which a 3M-row CSV export whose every row is its own user paid with ~30 MB of peak RSS
 // (2026-11-26 on 800eba9: 302–316 MB without, 272–279 with), for no measurable CPU. The Docker
-// image sets it in NODE_OPTIONS. Linux reads a first line this long since 5.1 (127 bytes before).
+// image sets it in NODE_OPTIONS.
 // It assembles the command table: the `worker` command lives in jobs/ with the worker, which src/
 // never imports, so the CLI (src/cli) is handed it here.
 import { existsSync } from 'node:fs';
