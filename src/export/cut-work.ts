@@ -1,7 +1,7 @@
 // Everything an export does to one row that needs no other row, done to a whole cut of the report
 // at once, on whichever thread parses it (shift-threads.ts): parse, validate, the scope filter,
-// localise, the window, enrich, and then for each row that passed: its CSV record, its fingerprint
-// for change tracking, and the compact facts the statistics need. What needs the whole report —
+// localise, the window, enrich, and then for each row that passed: its CSV record, its Parquet
+// values, its fingerprint for change tracking, and the compact facts the statistics need. What needs the whole report —
 // duplicates, statistics, report order, the files — stays on the export's thread
 // (worked-cut-pipeline.ts), which reads only these typed arrays and the rendered bytes.
 //
@@ -269,9 +269,9 @@ type CutArrays = Pick<
 };
 
 /**
- * The arrays of a cut of `rows` rows, `admitted` of them admitted, with these CSV records and spool
- * lines (none: not rendered), carved from one spare buffer: 8-byte numbers first, then 4-byte,
- * then bytes, so that each array starts aligned.
+ * The arrays of a cut of `rows` rows, `admitted` of them admitted, with these CSV records, spool
+ * lines and Parquet values (none: not rendered), carved from one spare buffer: 8-byte numbers
+ * first, then 4-byte, then bytes, so that each array starts aligned.
  */
 function carve(
   spare: SpareBuffers,
