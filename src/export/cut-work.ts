@@ -292,7 +292,10 @@ function carve(
     (lineBytes ?? 0) +
     (parquet === undefined
       ? 0
-      : 8 * (parquet.numbers + parquet.ints) + 4 * parquet.textEnds + parquet.nulls + parquet.textBytes);
+      : 8 * (parquet.numbers + parquet.ints) +
+        4 * (parquet.textIndexes + parquet.textEnds) +
+        parquet.nulls +
+        parquet.textBytes);
   const buffer = spare.take(bytes);
   let at = 0;
   const next = (length: number, size: number): number => {
@@ -307,18 +310,24 @@ function carve(
   const labels = new Int32Array(buffer, next(admitted * LABELS, 4), admitted * LABELS);
   const csvEnds = csvBytes === undefined ? undefined : new Int32Array(buffer, next(admitted, 4), admitted);
   const lineEnds = lineBytes === undefined ? undefined : new Int32Array(buffer, next(admitted, 4), admitted);
+  const textIndexes = parquet && new Int32Array(buffer, next(parquet.textIndexes, 4), parquet.textIndexes);
   const textEnds = parquet && new Int32Array(buffer, next(parquet.textEnds, 4), parquet.textEnds);
   const outcomes = new Uint8Array(buffer, next(rows, 1), rows);
   const hashes = Buffer.from(buffer, next(admitted * 8, 1), admitted * 8);
   const csv = csvBytes === undefined ? undefined : Buffer.from(buffer, next(csvBytes, 1), csvBytes);
   const lines = lineBytes === undefined ? undefined : Buffer.from(buffer, next(lineBytes, 1), lineBytes);
   const cells: ParquetCells | undefined =
-    parquet === undefined || numbers === undefined || ints === undefined || textEnds === undefined
+    parquet === undefined ||
+    numbers === undefined ||
+    ints === undefined ||
+    textIndexes === undefined ||
+    textEnds === undefined
       ? undefined
       : {
           rows: admitted,
           numbers,
           ints,
+          textIndexes,
           textEnds,
           nulls: new Uint8Array(buffer, next(parquet.nulls, 1), parquet.nulls),
           text: new Uint8Array(buffer, next(parquet.textBytes, 1), parquet.textBytes),

@@ -26,6 +26,7 @@ function cellsOf(encoder: ParquetCellEncoder<ShiftRecord>, records: readonly Shi
     numbers: new Float64Array(size.numbers),
     ints: new BigInt64Array(size.ints),
     nulls: new Uint8Array(size.nulls),
+    textIndexes: new Int32Array(size.textIndexes),
     text: new Uint8Array(size.textBytes),
     textEnds: new Int32Array(size.textEnds),
   };
