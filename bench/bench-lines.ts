@@ -105,6 +105,15 @@ const LINES: Record<string, BenchLine> = {
     rssLimitMb: EXPORT_RSS_LIMIT_MB,
     byStageTime: false,
   },
+  // Export threads: the line above runs at the default EXPORT_THREADS (one per CPU), this one at 1.
+  'parquet@1': {
+    name: 'parquet e2e, 1 thread',
+    kind: 'parquet',
+    what: '`run --format parquet` with EXPORT_THREADS=1: every row worked on the export thread',
+    rssLimitMb: EXPORT_RSS_LIMIT_MB,
+    byStageTime: false,
+    env: { EXPORT_THREADS: '1' },
+  },
   'csv,parquet': {
     name: 'csv+parquet e2e',
     kind: 'csv,parquet',

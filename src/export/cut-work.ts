@@ -1,7 +1,7 @@
 // Everything an export does to one row that needs no other row, done to a whole cut of the report
 // at once, on whichever thread parses it (shift-threads.ts): parse, validate, the scope filter,
-// localise, the window, enrich, and then for each row that passed: its CSV record, its fingerprint
-// for change tracking, and the compact facts the statistics need. What needs the whole report —
+// localise, the window, enrich, and then for each row that passed: its CSV record, its Parquet
+// values, its fingerprint for change tracking, and the compact facts the statistics need. What needs the whole report —
 // duplicates, statistics, report order, the files — stays on the export's thread
 // (worked-cut-pipeline.ts), which reads only these typed arrays and the rendered bytes.
 //
@@ -20,6 +20,11 @@ import { ScopeFilter } from '../pipeline/scope-filter.js';
 import { isRejected, validateShift } from '../pipeline/validate.js';
 import { BusinessDayWindow } from '../pipeline/window.js';
 import { CsvRecordEncoder, type CsvTableOptions } from '../render/csv/csv-table-writer.js';
+import {
+  ParquetCellEncoder,
+  type ParquetCells,
+  type ParquetCellsSize,
+} from '../render/parquet/parquet-cells.js';
 import { idsOf } from '../wfm/resume-position.js';
 import { parseCut, type ScannedCut } from '../wfm/scanned-cut.js';
 import { SpoolLineEncoder } from './division-spool.js';
@@ -36,6 +41,8 @@ export interface CutWorkSetup {
   readonly sheetRows?: boolean;
   /** The export is split by division: each admitted record's spool line is rendered (division-spool.ts). */
   readonly spoolLines?: boolean;
+  /** The export writes shifts.parquet: each admitted record's Parquet values are converted (parquet-cells.ts). */
+  readonly parquet?: boolean;
 }
 
 /** What became of each row of a cut. */
@@ -100,6 +107,8 @@ export interface WorkedCut {
   /** Their division spool's lines one after another, and where each ends; none unless split by division. */
   readonly lines: Uint8Array | undefined;
   readonly lineEnds: Int32Array | undefined;
+  /** Their Parquet values; none without shifts.parquet. */
+  readonly parquet?: ParquetCells | undefined;
   /** The cut's number as sent to the export threads, by which its thread keeps its records (sheet-rows-work.ts). */
   readonly seq?: number;
 }
@@ -124,6 +133,7 @@ export class CutWorker {
   readonly #setup: CutWorkSetup;
   readonly #csv: CsvRecordEncoder<ShiftRecord> | undefined;
   readonly #lines: SpoolLineEncoder | undefined;
+  readonly #parquet: ParquetCellEncoder<ShiftRecord> | undefined;
   readonly #spare = new SpareBuffers(SPARE_BUFFERS);
   /** Each row's outcome while a cut is worked, copied into its buffer at the end. */
   #outcomes = new Uint8Array(1024);
@@ -136,6 +146,7 @@ export class CutWorker {
     this.#setup = setup;
     this.#csv = setup.csv === undefined ? undefined : new CsvRecordEncoder(SHIFT_COLUMNS, setup.csv);
     this.#lines = setup.spoolLines === true ? new SpoolLineEncoder() : undefined;
+    this.#parquet = setup.parquet === true ? new ParquetCellEncoder(SHIFT_COLUMNS) : undefined;
   }
 
   work(cut: ScannedCut): WorkedCut {
@@ -179,7 +190,8 @@ export class CutWorker {
     const csv = this.#csv?.encodeAll(records, this.#csvEnds);
     if (this.#lineEnds.length < records.length) this.#lineEnds = new Int32Array(records.length * 2);
     const lines = this.#lines?.encodeAll(records, this.#lineEnds);
-    const arrays = carve(this.#spare, n, records.length, csv?.length, lines?.length);
+    const parquet = this.#parquet?.encodeAll(records);
+    const arrays = carve(this.#spare, n, records.length, csv?.length, lines?.length, parquet);
     idsOf(rows, arrays.ids);
     arrays.outcomes.set(outcomes.subarray(0, n));
     const strings = this.#fill(records, arrays);
@@ -191,6 +203,7 @@ export class CutWorker {
       arrays.lines?.set(lines);
       arrays.lineEnds?.set(this.#lineEnds.subarray(0, records.length));
     }
+    if (arrays.parquet !== undefined) this.#parquet?.copyInto(arrays.parquet);
     return { worked: { ...arrays, rejected, strings }, records };
   }
 
@@ -248,7 +261,7 @@ export class CutWorker {
 /** The typed arrays of a worked cut, all views of its one buffer. */
 type CutArrays = Pick<
   WorkedCut,
-  'buffer' | 'ids' | 'outcomes' | 'facts' | 'labels' | 'csvEnds' | 'lineEnds'
+  'buffer' | 'ids' | 'outcomes' | 'facts' | 'labels' | 'csvEnds' | 'lineEnds' | 'parquet'
 > & {
   readonly hashes: Buffer;
   readonly csv: Buffer | undefined;
@@ -256,9 +269,9 @@ type CutArrays = Pick<
 };
 
 /**
- * The arrays of a cut of `rows` rows, `admitted` of them admitted, with these CSV records and spool
- * lines (none: not rendered), carved from one spare buffer: 8-byte numbers first, then 4-byte,
- * then bytes, so that each array starts aligned.
+ * The arrays of a cut of `rows` rows, `admitted` of them admitted, with these CSV records, spool
+ * lines and Parquet values (none: not rendered), carved from one spare buffer: 8-byte numbers
+ * first, then 4-byte, then bytes, so that each array starts aligned.
  */
 function carve(
   spare: SpareBuffers,
@@ -266,6 +279,7 @@ function carve(
   admitted: number,
   csvBytes: number | undefined,
   lineBytes: number | undefined,
+  parquet: ParquetCellsSize | undefined,
 ): CutArrays {
   const csvEndsLength = csvBytes === undefined ? 0 : admitted;
   const lineEndsLength = lineBytes === undefined ? 0 : admitted;
@@ -275,7 +289,13 @@ function carve(
     rows +
     admitted * 8 +
     (csvBytes ?? 0) +
-    (lineBytes ?? 0);
+    (lineBytes ?? 0) +
+    (parquet === undefined
+      ? 0
+      : 8 * (parquet.numbers + parquet.ints) +
+        4 * (parquet.textIndexes + parquet.textEnds) +
+        parquet.nulls +
+        parquet.textBytes);
   const buffer = spare.take(bytes);
   let at = 0;
   const next = (length: number, size: number): number => {
@@ -285,14 +305,34 @@ function carve(
   };
   const ids = new Float64Array(buffer, next(rows, 8), rows);
   const facts = new Float64Array(buffer, next(admitted * FACTS, 8), admitted * FACTS);
+  const numbers = parquet && new Float64Array(buffer, next(parquet.numbers, 8), parquet.numbers);
+  const ints = parquet && new BigInt64Array(buffer, next(parquet.ints, 8), parquet.ints);
   const labels = new Int32Array(buffer, next(admitted * LABELS, 4), admitted * LABELS);
   const csvEnds = csvBytes === undefined ? undefined : new Int32Array(buffer, next(admitted, 4), admitted);
   const lineEnds = lineBytes === undefined ? undefined : new Int32Array(buffer, next(admitted, 4), admitted);
+  const textIndexes = parquet && new Int32Array(buffer, next(parquet.textIndexes, 4), parquet.textIndexes);
+  const textEnds = parquet && new Int32Array(buffer, next(parquet.textEnds, 4), parquet.textEnds);
   const outcomes = new Uint8Array(buffer, next(rows, 1), rows);
   const hashes = Buffer.from(buffer, next(admitted * 8, 1), admitted * 8);
   const csv = csvBytes === undefined ? undefined : Buffer.from(buffer, next(csvBytes, 1), csvBytes);
   const lines = lineBytes === undefined ? undefined : Buffer.from(buffer, next(lineBytes, 1), lineBytes);
-  return { buffer, ids, outcomes, facts, labels, hashes, csvEnds, csv, lineEnds, lines };
+  const cells: ParquetCells | undefined =
+    parquet === undefined ||
+    numbers === undefined ||
+    ints === undefined ||
+    textIndexes === undefined ||
+    textEnds === undefined
+      ? undefined
+      : {
+          rows: admitted,
+          numbers,
+          ints,
+          textIndexes,
+          textEnds,
+          nulls: new Uint8Array(buffer, next(parquet.nulls, 1), parquet.nulls),
+          text: new Uint8Array(buffer, next(parquet.textBytes, 1), parquet.textBytes),
+        };
+  return { buffer, ids, outcomes, facts, labels, hashes, csvEnds, csv, lineEnds, lines, parquet: cells };
 }
 
 function matchFact(match: boolean | null): number {

@@ -1,13 +1,13 @@
 // How an export works the report's rows: on export threads, each cut parsed once there and all its
 // per-row work done with it (cut-work.ts, shift-threads.ts), the export's thread keeping only what
-// needs the whole report (worked-cut-pipeline.ts); or, where those threads cannot yet render what
-// the export writes, on the export's thread (shift-pipeline.ts), with the workbook's rows rendered
+// needs the whole report (worked-cut-pipeline.ts); or, with one thread or a source that hands out
+// no parsed cuts, on the export's thread (shift-pipeline.ts), with the workbook's rows rendered
 // on render threads (render-pool.ts). Both give the same bytes (test/export/export-threads.int.test.ts).
 //
-// Export threads work exports of CSV and the workbook; they render the Shifts sheet's rows too,
-// from the same parse, once the export's thread has placed them (sheet-rows-work.ts). Split by
-// division, they render each row's line for the division spool, whatever the formats. Parquet's
-// columns still need each row's record on the export's thread.
+// Export threads work exports of CSV, Parquet and the workbook; they render the Shifts sheet's
+// rows too, from the same parse, once the export's thread has placed them (sheet-rows-work.ts),
+// and convert each row's Parquet values (parquet-cells.ts). Split by division, they render each
+// row's line for the division spool, whatever the formats.
 
 import type { ExportCounts } from '../domain/export-counts.js';
 import type { ExportFormat } from '../domain/export-format.js';
@@ -51,13 +51,10 @@ export function openExportCore(source: ShiftSource, options: ExportCoreOptions):
   const threads = settings.threads ?? 1;
   const readParsedShifts = source.readParsedShifts?.bind(source);
   const split = options.split === 'division';
-  // Split by division, the threads render only the spool's lines: each division's files are
-  // written from the spool afterwards, whatever the formats (division-split.ts).
-  const onThreads =
-    threads > 1 &&
-    readParsedShifts !== undefined &&
-    formats.length > 0 &&
-    (split || formats.every((format) => format === 'csv' || format === 'xlsx'));
+  // Every format is rendered there. Split by division, the threads render only the spool's lines:
+  // each division's files are written from the spool afterwards, whatever the formats
+  // (division-split.ts).
+  const onThreads = threads > 1 && readParsedShifts !== undefined && formats.length > 0;
   if (!onThreads || readParsedShifts === undefined) {
     const pipeline = new ShiftPipeline({
       period,
@@ -82,6 +79,7 @@ export function openExportCore(source: ShiftSource, options: ExportCoreOptions):
     csv: !split && formats.includes('csv') ? csvTableOptions(settings) : undefined,
     sheetRows,
     spoolLines: split,
+    parquet: !split && formats.includes('parquet'),
   });
   // The budget bounds every thread of the export: the statistics see the export threads' memory too.
   const memory: GroupMemory | undefined = groupMemory && {

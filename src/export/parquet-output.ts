@@ -1,5 +1,6 @@
 // The Parquet file of an export (format parquet): shifts.parquet, the exported shifts in the
-// columns of shifts.csv, typed. Loaded only when an export asks for it, as the workbook is.
+// columns of shifts.csv, typed. Rows worked on export threads come converted (parquet-cells.ts);
+// others as records. Loaded only when an export asks for it, as the workbook is.
 
 import { CONTENT_TYPES } from '../destinations/content-headers.js';
 import { SHIFT_COLUMNS } from '../domain/shift-columns.js';
@@ -22,6 +23,13 @@ export class ParquetOutput implements TableOutput {
   }
 
   async write(batch: ExportBatch): Promise<void> {
+    // Rows worked on export threads come as their values, converted there (cut-work.ts).
+    const worked = batch.worked;
+    if (worked !== undefined && worked.count > 0) {
+      if (worked.parquet.length === 0)
+        throw new Error('rows worked on export threads came without Parquet values');
+      for (const { cells, first, end } of worked.parquet) await this.#writer.writeCells(cells, first, end);
+    }
     for (const record of batch.shifts) {
       const wait = this.#writer.write(record);
       if (wait) await wait;

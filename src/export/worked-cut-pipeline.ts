@@ -1,8 +1,8 @@
 // The export thread's part of an export whose rows are worked on export threads (cut-work.ts):
 // only what needs the whole report. In report order, range by range as the reader hands them out,
 // it drops repeated ids (the first sighting is exported), adds each exported row's facts to the
-// statistics, counts every row's outcome, and gathers the exported rows' CSV records and
-// fingerprints; a dropped row's bytes are skipped. With a workbook, it also says which of each
+// statistics, counts every row's outcome, and gathers the exported rows' CSV records, Parquet
+// values and fingerprints; a dropped row's bytes are skipped. With a workbook, it also says which of each
 // range's admitted rows were exported, so that the thread that worked the cut renders their sheet
 // rows once they are placed (sheet-rows-work.ts). The counts add up as ShiftPipeline's do:
 // fetched = exported + rejected + duplicates + outside_window (+ filtered_out with a filter).
@@ -14,6 +14,7 @@ import { ShiftAggregator, type AggregateShift } from '../pipeline/aggregate.js';
 import { DuplicateFilter } from '../pipeline/dedup.js';
 import type { DivisionDirectory } from '../pipeline/enrich.js';
 import type { GroupMemory } from '../pipeline/group-spill.js';
+import type { ParquetCells } from '../render/parquet/parquet-cells.js';
 import type { RowRange } from '../wfm/resume-position.js';
 import {
   FACT,
@@ -47,6 +48,11 @@ export interface WorkedRows {
    * copies them once, into its chunks); empty when the export writes no CSV.
    */
   readonly csv: readonly Buffer[];
+  /**
+   * Their shifts.parquet values, in order, as runs of the cuts' cells (no copy: the file's writer
+   * copies them into its row group); empty when the export writes no Parquet.
+   */
+  readonly parquet: readonly ParquetRun[];
   /** Their ids, and their 8-byte fingerprints one after another, for change tracking. */
   readonly ids: Float64Array;
   readonly hashes: Buffer;
@@ -54,6 +60,13 @@ export interface WorkedRows {
   readonly sheet?: readonly SheetRowsPart[];
   /** Their division spool's lines, in order, when the export is split by division. */
   readonly spool?: SpoolLines;
+}
+
+/** Rows first..end-1 of a cut's Parquet values. */
+export interface ParquetRun {
+  readonly cells: ParquetCells;
+  readonly first: number;
+  readonly end: number;
 }
 
 /** Exported rows' spool lines (division-spool.ts): line k ends at `ends[k]`, under `divisionIds[k]`. */
@@ -82,6 +95,7 @@ class SpoolGathering {
 /** The exported rows of a batch, gathered range by range; `rows`: at most how many. */
 class ExportedRows {
   readonly csv: Buffer[] = [];
+  readonly parquet: ParquetRun[] = [];
   readonly ids: Float64Array;
   readonly hashes: Buffer;
   count = 0;
@@ -100,6 +114,7 @@ class ExportedRows {
     asBuffer(cut.hashes).copy(this.hashes, at, first * 8, end * 8);
     if (cut.csv !== undefined && cut.csvEnds !== undefined)
       this.csv.push(piece(cut.csv, cut.csvEnds, first, end));
+    if (cut.parquet !== undefined) this.parquet.push({ cells: cut.parquet, first, end });
     if (spool !== undefined && cut.lines !== undefined && cut.lineEnds !== undefined)
       spool.pieces.push(piece(cut.lines, cut.lineEnds, first, end));
   }
@@ -174,6 +189,7 @@ export class WorkedCutPipeline {
       worked: {
         count,
         csv: exported.csv,
+        parquet: exported.parquet,
         ids: exported.ids.subarray(0, count),
         hashes: exported.hashes.subarray(0, count * 8),
         ...(sheet === undefined ? {} : { sheet }),

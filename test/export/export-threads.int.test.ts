@@ -5,6 +5,8 @@
 // - a CSV-only export worked on export threads is the same bytes as on the export's thread,
 //   whatever the threads (2 to 4), the cuts (down to one row each), the period and the filter
 //   (property, over a smaller sandbox);
+// - a Parquet export, alone or beside CSV and the workbook, is the same bytes whether its rows
+//   were worked on export threads (which convert their Parquet values) or on the export's thread;
 // - an export split by division is the same bytes whether its rows were worked on export threads
 //   (which render the division spool's lines) or on the export's thread;
 // - a render thread that dies fails the export with EXPORT_THREAD_FAILED, publishes nothing, and
@@ -205,6 +207,37 @@ describe('EXPORT_THREADS', () => {
     );
     // The exports met every kind of row: exported, rejected, repeated, outside the period, filtered out.
     for (const [kind, rows] of Object.entries(met)) expect(rows, kind).toBeGreaterThan(0);
+  });
+
+  it('writes a Parquet export, alone and beside CSV and the workbook, worked on 2 and 3 export threads as the same bytes as on one', async () => {
+    for (const formats of [['parquet'], ['parquet', 'csv', 'xlsx']] as ExportFormat[][]) {
+      const one = await exportWith(1, folder(), formats);
+      expect(one.counts.exported).toBeGreaterThan(3000);
+      let started = 0;
+      const onStart = (): void => {
+        started++;
+      };
+      subscribe(renderThreadStarted.name, onStart);
+      try {
+        expect(await exportWith(2, folder(), formats)).toEqual(one);
+      } finally {
+        unsubscribe(renderThreadStarted.name, onStart);
+      }
+      // The rows were worked on the two export threads, not on the export's thread.
+      expect(started).toBe(2);
+      expect(await exportWith(3, folder(), formats)).toEqual(one);
+      expect(hashes(one)).toMatchObject(
+        Object.fromEntries(
+          Object.entries(GOLDEN).filter(([name]) =>
+            formats.includes(name.endsWith('.xlsx') ? 'xlsx' : 'csv'),
+          ),
+        ),
+      );
+    }
+    // A cut a row: every run of values the threads convert is one row long.
+    const more = { upstream: smallSandbox, batchBytes: 1 };
+    const one = await exportWith(1, folder(), ['parquet'], silentLogger, more);
+    expect(await exportWith(3, folder(), ['parquet'], silentLogger, more)).toEqual(one);
   });
 
   it('writes an export split by division, its rows worked on 2 and 3 export threads, as the same bytes as on one', async () => {

@@ -12,6 +12,7 @@ import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import type { CellValue, Column } from '../../domain/column.js';
 import { ShiftExportError } from '../../errors.js';
 import { TableSink } from '../table-sink.js';
+import { ParquetCellReader, type ParquetCells } from './parquet-cells.js';
 import { parquetColumn, type ParquetValue } from './parquet-columns.js';
 
 /**
@@ -72,6 +73,7 @@ export class ParquetTableWriter<R> {
   readonly #converters: readonly ((value: CellValue) => ParquetValue)[];
   readonly #groupRows: number;
   readonly #sink: TableSink;
+  readonly #cells: ParquetCellReader;
   readonly #parquet: ParquetWriter;
   #group: ParquetValue[][];
   #rows = 0;
@@ -84,6 +86,7 @@ export class ParquetTableWriter<R> {
     this.#converters = parquetColumns.map((c) => c.convert);
     this.#groupRows = options.rowGroupRows ?? PARQUET_ROW_GROUP_ROWS;
     this.#group = columns.map(() => []);
+    this.#cells = new ParquetCellReader(columns);
     const tableSink = new TableSink(sink, {
       output: 'the Parquet output',
       whole: 'the file',
@@ -115,6 +118,29 @@ export class ParquetTableWriter<R> {
     this.#rows++;
     if ((group[0] as ParquetValue[]).length < this.#groupRows) return this.#sink.pendingDrain;
     return this.#writeGroup() ?? this.#sink.pendingDrain;
+  }
+
+  /**
+   * Adds rows first..end-1 of cells converted on another thread (parquet-cells.ts), as write()
+   * would add their records: the row groups end where they would.
+   */
+  async writeCells(cells: ParquetCells, first: number, end: number): Promise<void> {
+    if (this.#ended) throw new Error('ParquetTableWriter.writeCells() after end()');
+    this.#sink.throwIfBroken();
+    let from = first;
+    while (from < end) {
+      const group = this.#group;
+      const to = Math.min(end, from + this.#groupRows - (group[0] as ParquetValue[]).length);
+      for (let c = 0; c < group.length; c++) this.#cells.push(cells, c, from, to, group[c] as ParquetValue[]);
+      this.#rows += to - from;
+      from = to;
+      if ((group[0] as ParquetValue[]).length >= this.#groupRows) {
+        const wait = this.#writeGroup();
+        if (wait) await wait;
+      }
+    }
+    const wait = this.#sink.pendingDrain;
+    if (wait) await wait;
   }
 
   /** Writes the last row group and the footer, ends the sink and resolves once it has finished. */
