@@ -82,13 +82,15 @@ export function historyRow(record: BenchRecord, commit: string): string {
     );
     return `${when} scale, ${record.scale[0]?.summary.line.name ?? ''}: ${cells.join('; ')} |  |  |  |  |  |  |  |`;
   }
-  const by = (kind: string): LineSummary | undefined => record.lines?.find((l) => l.line.kind === kind);
+  // The every-row-its-own-user line is a csv line of another report: said apart, not in the csv column.
+  const by = (kind: string): LineSummary | undefined =>
+    record.lines?.find((l) => l.line.kind === kind && l.line.userPerRow !== true);
+  const userPerRow = record.lines?.find((l) => l.line.userPerRow === true);
   // The export's lines only: not the ceiling, not the peer, not the every-row-its-own-user line.
-  const rss = Math.max(
-    ...(record.lines ?? [])
-      .filter((l) => l.line.kind !== 'ceiling' && l.line.kind !== 'duckdb' && l.line.userPerRow !== true)
-      .map((l) => l.peakRssMb),
-  );
+  const exportRss = (record.lines ?? [])
+    .filter((l) => l.line.kind !== 'ceiling' && l.line.kind !== 'duckdb' && l.line.userPerRow !== true)
+    .map((l) => l.peakRssMb);
+  const rss = exportRss.length === 0 ? '' : Math.max(...exportRss).toFixed(0);
   const rows = record.lines?.[0]?.rows;
   const cells = ['ceiling', 'ingest', 'stages', 'csv', 'csv,xlsx', 'xlsx-render'].map((kind) =>
     k(by(kind)?.rowsPerSecond),
@@ -96,5 +98,9 @@ export function historyRow(record: BenchRecord, commit: string): string {
   const runs = String(record.options['runs'] ?? '');
   const duckdb = by('duckdb');
   const peer = duckdb === undefined ? '' : `, duckdb ${k(duckdb.rowsPerSecond)}`;
-  return `${when} ${k(rows)} rows, ${String(record.options['dest'])}, ${runs} run(s)${peer} | ${cells.join(' | ')} | ${rss.toFixed(0)} |`;
+  const users =
+    userPerRow === undefined
+      ? ''
+      : `, every row its own user ${k(userPerRow.rowsPerSecond)}/s ${userPerRow.peakRssMb.toFixed(0)} MB`;
+  return `${when} ${k(rows)} rows, ${String(record.options['dest'])}, ${runs} run(s)${peer}${users} | ${cells.join(' | ')} | ${rss} |`;
 }

@@ -31,6 +31,18 @@ describe('the bench history in docs/performance.md', () => {
     expect(cells(row)).toBe(cells(header));
   });
 
+  it('says the every-row-its-own-user line apart, and leaves the peak empty without an export line', () => {
+    const line = latest.lines?.find((l) => l.line.kind === 'csv');
+    expect(line).toBeDefined();
+    const users = { ...(line as NonNullable<typeof line>), line: { ...line!.line, userPerRow: true } };
+    const row = historyRow({ ...latest, lines: [users], startedAt: new Date(latest.startedAt) }, 'f9669e6');
+    expect(row).toContain(`every row its own user ${Math.round(users.rowsPerSecond / 1000)}k/s`);
+    expect(row).not.toMatch(/Infinity|NaN/);
+    // Neither in the csv column nor in the peak column.
+    expect(row.endsWith('|  |  |  |  |  |  |  |')).toBe(true);
+    expect(cells(row)).toBe(cells(header));
+  });
+
   it('has rows of the header’s shape only', () => {
     const rows = page
       .slice(start, page.indexOf('<!-- history:end -->'))
