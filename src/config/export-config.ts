@@ -58,13 +58,13 @@ export const exportVariables = {
   memoryMb: envVar(
     'EXPORT_MEMORY_MB',
     int(1, 1_048_576, 128),
-    "Megabytes of JavaScript memory (V8 heap in use plus Buffers) the export's thread may hold, with what its export threads report holding, measured every 4,096 rows, before its user and shop statistics spill to sorted runs in the temp folder (TMPDIR); their summaries are then sorted within the same budget and merged from disk, exact all the same. The statistics' own estimated size is held to it too. The process's peak RSS is about this plus 120-160 MB (code, native memory, a render thread): docs/performance.md.",
+    "Megabytes of JavaScript memory (V8 heap in use plus Buffers) the export's thread may hold, with what its export threads report holding, measured every 4,096 rows, before its user and shop statistics spill to sorted runs in the temp folder (TMPDIR); their summaries are then sorted within the same budget and merged from disk, exact all the same. The statistics' own estimated size is held to it too. The process's peak RSS is about this plus 80-160 MB (code, native memory, the export threads' heaps): docs/performance.md.",
   ),
   /** Resolved by loadExportConfig: undefined here means "as many as there are CPUs". */
   threads: envVar(
     'EXPORT_THREADS',
     z.coerce.number().int().min(1).max(256).optional(),
-    "Threads an export works its rows on. An export of CSV and/or the workbook not split by division parses the report on this many export threads, each doing every row's own work (its shifts.csv record and Shifts sheet row included), and keeps only duplicates, statistics and writing on its own thread (1: all on that thread). An export with Parquet or split by division renders its Shifts sheet and shifts.csv on this many threads, its own included. The files are the same bytes whatever the number.",
+    "Threads an export works its rows on. Every export parses the report on this many export threads, each doing every row's own work (its shifts.csv record, Shifts sheet row and Parquet values included, or its line in the division spool), and keeps only duplicates, statistics and writing on its own thread (1: all on that thread). The files are the same bytes whatever the number.",
     { docDefault: 'the CPUs (os.availableParallelism()); in a worker, the CPUs over WORKER_CONCURRENCY' },
   ),
   csvDelimiter: envVar(
