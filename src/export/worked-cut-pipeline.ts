@@ -76,18 +76,37 @@ export interface SpoolLines {
   readonly divisionIds: Float64Array;
 }
 
-/** The spool lines of a batch, gathered range by range. */
+/** The spool lines of a batch, gathered run by run; `rows`: at most how many. */
 class SpoolGathering {
-  readonly pieces: Buffer[] = [];
-  readonly ends: number[] = [];
-  readonly divisionIds: number[] = [];
-  bytes = 0;
+  readonly #pieces: Buffer[] = [];
+  readonly #ends: Int32Array;
+  readonly #divisionIds: Float64Array;
+  #count = 0;
+  #bytes = 0;
+
+  constructor(rows: number) {
+    this.#ends = new Int32Array(rows);
+    this.#divisionIds = new Float64Array(rows);
+  }
+
+  /** The lines of the cut's admitted rows first..end-1, taken as one piece of the cut. */
+  takeRun({ lines, lineEnds, facts }: WorkedCut, first: number, end: number): void {
+    if (lines === undefined || lineEnds === undefined)
+      throw new Error('a cut was worked without spool lines for an export split by division');
+    const base = first === 0 ? 0 : (lineEnds[first - 1] as number);
+    for (let k = first; k < end; k++) {
+      this.#ends[this.#count] = this.#bytes + (lineEnds[k] as number) - base;
+      this.#divisionIds[this.#count++] = facts[k * FACTS + FACT.divisionId] as number;
+    }
+    this.#bytes += (lineEnds[end - 1] as number) - base;
+    this.#pieces.push(piece(lines, lineEnds, first, end));
+  }
 
   done(): SpoolLines {
     return {
-      lines: concat(this.pieces),
-      ends: Int32Array.from(this.ends),
-      divisionIds: Float64Array.from(this.divisionIds),
+      lines: concat(this.#pieces),
+      ends: this.#ends.subarray(0, this.#count),
+      divisionIds: this.#divisionIds.subarray(0, this.#count),
     };
   }
 }
@@ -115,8 +134,7 @@ class ExportedRows {
     if (cut.csv !== undefined && cut.csvEnds !== undefined)
       this.csv.push(piece(cut.csv, cut.csvEnds, first, end));
     if (cut.parquet !== undefined) this.parquet.push({ cells: cut.parquet, first, end });
-    if (spool !== undefined && cut.lines !== undefined && cut.lineEnds !== undefined)
-      spool.pieces.push(piece(cut.lines, cut.lineEnds, first, end));
+    spool?.takeRun(cut, first, end);
   }
 }
 
@@ -176,7 +194,7 @@ export class WorkedCutPipeline {
     const rejected: RejectedRow[] = [];
     const sheet: SheetRowsPart[] | undefined = this.#sheetRows === undefined ? undefined : [];
     const taken: WorkedCut[] = [];
-    const spool = this.#spoolLines ? new SpoolGathering() : undefined;
+    const spool = this.#spoolLines ? new SpoolGathering(rows) : undefined;
     for (const range of ranges) {
       this.#takeRange(range, rejected, exported, sheet, spool);
       // A cut's ranges come in order: its last row is the last the cut is read for.
@@ -224,7 +242,7 @@ export class WorkedCutPipeline {
     sheet: SheetRowsPart[] | undefined,
     spool: SpoolGathering | undefined,
   ): void {
-    const { outcomes, facts, lineEnds } = cut;
+    const { outcomes, facts } = cut;
     // Where the range's first row stands among the cut's admitted and rejected rows.
     let admitted = 0;
     let refused = 0;
@@ -236,8 +254,6 @@ export class WorkedCutPipeline {
     // Per admitted row of the range: 1 when exported.
     const keep = sheet === undefined ? undefined : new Uint8Array(admittedIn(outcomes, from, to));
     let kept = 0;
-    if (spool !== undefined && (cut.lines === undefined || lineEnds === undefined))
-      throw new Error('a cut was worked without spool lines for an export split by division');
     // Exported rows that follow one another among the admitted (first to end - 1) are taken as one
     // run: their records, fingerprints and lines lie one after another in the cut's buffer.
     let first = -1;
@@ -263,11 +279,6 @@ export class WorkedCutPipeline {
         exported.ids[exported.count++] = id;
         if (first < 0) first = k;
         end = k + 1;
-        if (spool !== undefined && lineEnds !== undefined) {
-          spool.bytes += (lineEnds[k] as number) - (k === 0 ? 0 : (lineEnds[k - 1] as number));
-          spool.ends.push(spool.bytes);
-          spool.divisionIds.push(facts[k * FACTS + FACT.divisionId] as number);
-        }
       }
     }
     if (first >= 0) exported.takeRun(cut, first, end, spool);
