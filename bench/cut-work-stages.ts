@@ -11,7 +11,9 @@
 // `--sheet` adds a stage apart from work(), `sheet rows`: a workbook's rows of the cut as its
 // thread renders them when the export's thread asks (export/sheet-rows-work.ts), every style
 // registered. Off by default: what it leaves for the collector is charged to the stages after it.
-// `--only work` runs work() alone, for `node --cpu-prof`.
+// `--only work` runs work() alone, for `node --cpu-prof`. `--only take` times what the export's own
+// thread does with the worked cuts (WorkedCutPipeline.take: duplicates, statistics, the exported
+// rows' runs), each cut taken whole, in CPU-µs per row of the report.
 // Figures: docs/performance.md ("Where an export thread's CPU goes").
 
 import { rmSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -25,7 +27,8 @@ import { loadWfmConfig, requireUpstream } from '../src/config/wfm-config.js';
 import type { Period } from '../src/domain/period.js';
 import { SHIFT_COLUMNS } from '../src/domain/shift-columns.js';
 import type { ShiftRecord, ValidShift } from '../src/domain/shift-record.js';
-import { CutWorker, type CutWorkSetup } from '../src/export/cut-work.js';
+import { CutWorker, type CutWorkSetup, type WorkedCut } from '../src/export/cut-work.js';
+import { WorkedCutPipeline } from '../src/export/worked-cut-pipeline.js';
 import { silentLogger } from '../src/logger.js';
 import { divisionDirectory, enrichShift } from '../src/pipeline/enrich.js';
 import { localiseShift } from '../src/pipeline/localise.js';
@@ -131,6 +134,25 @@ if (values.only === 'work') {
     times.push(cpuMicros(() => cuts.forEach((cut) => worker.work(cut))));
   }
   process.stdout.write(`whole work(): ${(median(times) / rowCount).toFixed(2)} CPU-µs a row\n`);
+  process.exit(0);
+}
+
+if (values.only === 'take') {
+  const worker = new CutWorker(setup);
+  const worked: WorkedCut[] = cuts.map((cut) => worker.work(cut));
+  const times: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const pipeline = new WorkedCutPipeline({ divisions: setup.divisions, filtered: false });
+    times.push(
+      cpuMicros(() => {
+        for (const cut of worked) pipeline.take([{ batch: cut, from: 0, to: cut.outcomes.length }]);
+        pipeline.finish();
+      }),
+    );
+  }
+  process.stdout.write(
+    `take() and finish(): ${(median(times) / rowCount).toFixed(2)} CPU-µs a row (least ${(Math.min(...times) / rowCount).toFixed(2)})\n`,
+  );
   process.exit(0);
 }
 
