@@ -1,8 +1,8 @@
 // The table writers of an export, by the formats it asks for: CSV (shifts.csv, rejected.csv, the
 // summaries), the workbook (shifts.xlsx), Parquet (shifts.parquet), and the shift rows of
 // shifts.csv and the Shifts sheet, written through one ShiftRowsOutput that keeps their rows in
-// report order, whichever thread rendered them. A new kind of output (a workbook per division...) is opened here:
-// the fan-out gives it every batch, and runExport does not change.
+// report order, whichever thread rendered them. A new kind of output (a workbook per division...)
+// is opened here: the fan-out gives it every batch, and runExport does not change.
 
 import type { ExportFormat } from '../domain/export-format.js';
 import { CsvTablesOutput, EXPORT_CSV_TABLES, type CsvTables } from './csv-tables-output.js';
