@@ -88,7 +88,7 @@ const LINES: Record<string, BenchLine> = {
     rssLimitMb: EXPORT_RSS_LIMIT_MB,
     byStageTime: false,
   },
-  // Render threads: the line above runs at the default EXPORT_THREADS (one per CPU), this one at 1.
+  // Export threads: the line above runs at the default EXPORT_THREADS (one per CPU), this one at 1.
   'csv,xlsx@1': {
     name: 'csv+xlsx e2e, 1 thread',
     kind: 'csv,xlsx',

@@ -2,8 +2,8 @@
 // `shift-export worker` process over a redis-server started here, the sandbox as its upstream,
 // runs N exports back to back (default 300). After each export the worker's RSS is read from
 // /proc, at the same point each time (once the job's completed event arrived: the export thread and
-// its render threads have ended by then), with where it lies (process-memory.ts: glibc's thread
-// arenas, the rest); its duration is the worker's own (the job's processedOn to finishedOn). The next export
+// the threads that worked its rows have ended by then), with where it lies (process-memory.ts:
+// glibc's thread arenas, the rest); its duration is the worker's own (the job's processedOn to finishedOn). The next export
 // is queued when the previous one's completion event arrives (QueueEvents), never after a sleep.
 // Each export goes to a folder of its own (so each is a new job, not a re-run of one), removed
 // once it completed: the disk stays small whatever N.

@@ -44,7 +44,7 @@ started or reloaded last: give every worker the same EXPORTS_FILE.
 
 Run as many workers as you like, on as many machines, against the same Redis: each takes
 WORKER_CONCURRENCY jobs at a time, each export on a thread of its own (so up to that many cores),
-its workbook rendered on EXPORT_THREADS threads (default: the CPUs over WORKER_CONCURRENCY);
+its rows worked on EXPORT_THREADS export threads (default: the CPUs over WORKER_CONCURRENCY);
 a job runs on one worker at a time.
 
 On SIGTERM or SIGINT the worker takes no new job, lets running exports finish within
@@ -76,7 +76,7 @@ Examples:
     const queueConfig = loadQueueConfig(io.env);
     const tuning = loadQueueTuning(io.env);
     const schedule = loadScheduleConfig(io.env);
-    // Concurrent exports share the CPUs: each gets its part as render threads (EXPORT_THREADS).
+    // Concurrent exports share the CPUs: each gets its part as export threads (EXPORT_THREADS).
     const exportConfig = loadExportConfig(io.env, queueConfig.concurrency);
     const wfm = requireUpstream(loadWfmConfig(io.env));
     const notify = loadNotifyConfig(io.env);

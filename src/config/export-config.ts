@@ -1,6 +1,6 @@
 // The export group of settings: where exports go (EXPORT_DEST and the further roots a job may
 // name), which formats are written when none are asked for, how long a period may be, memory and
-// render threads, the CSV dialect (delimiter, decimal separator, compression, BOM) and the
+// export threads, the CSV dialect (delimiter, decimal separator, compression, BOM) and the
 // workbook's highlight threshold.
 
 import { availableParallelism } from 'node:os';

@@ -22,18 +22,6 @@ export interface RowTexts {
    * afterwards throws.
    */
   release(): void;
-  /**
-   * The one parsed batch these texts are, row i being its element i — the text JSON.parse got and,
-   * when they were not all UTF-8, its bytes — so that another thread can rebuild the same rows
-   * (export/render-pool.ts); undefined for a batch joined from several. Not after release().
-   */
-  parsedBatch?(): ParsedBatch | undefined;
-}
-
-/** A batch as the reader parsed it: `[` + rows + `]`, and its bytes when they were not all UTF-8. */
-export interface ParsedBatch {
-  readonly text: string;
-  readonly bytes: Uint8Array | undefined;
 }
 
 /** A batch of raw rows, with their texts when the reader kept them (tests often pass plain arrays). */

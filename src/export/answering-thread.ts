@@ -1,7 +1,6 @@
-// One thread that answers requests, for the export's pools of threads (shift-threads.ts,
-// render-pool.ts): each request is numbered, sent with its number, and settled by the answer that
-// carries the number back. The thread answers in the order it was asked, but nothing here relies
-// on it.
+// One thread that answers requests, for the export's pool of threads (shift-threads.ts): each
+// request is numbered, sent with its number, and settled by the answer that carries the number
+// back. The thread answers in the order it was asked, but nothing here relies on it.
 //
 // A thread that ends unexpectedly (an uncaught error, out of memory, terminated) fails every
 // request still waiting, and every later one, with a retryable EXPORT_THREAD_FAILED: the export

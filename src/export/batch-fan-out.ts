@@ -12,11 +12,9 @@ import type { ExportBatch, ExportEnding, TableOutput } from './table-output.js';
 
 export class BatchFanOut implements TableOutput {
   readonly #outputs: readonly TableOutput[];
-  readonly wantsParsedBatch: boolean;
 
   constructor(outputs: readonly TableOutput[]) {
     this.#outputs = outputs;
-    this.wantsParsedBatch = outputs.some((output) => output.wantsParsedBatch === true);
   }
 
   async write(batch: ExportBatch): Promise<void> {

@@ -1,6 +1,6 @@
 // The CSV files of an export (format csv): shifts.csv, rejected.csv and, at the end, the five
 // summaries (summary-tables.ts), each `.csv.gz` with CSV_COMPRESSION=gzip. The shifts' records
-// reach shifts.csv through ShiftRowsOutput, which may have them rendered on a render thread; this
+// reach shifts.csv through ShiftRowsOutput, which may have them rendered on export threads; this
 // output writes the rejected rows, ends both files, and writes the summaries once they are known.
 // Which of these files it writes is its CsvTables: all of them (an export), a division's
 // (split by division: no rejected.csv), or only rejected.csv (the top of

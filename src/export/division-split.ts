@@ -126,8 +126,6 @@ export class DivisionSplit implements TableOutput {
       files: { open: (...args) => pushed(opened, divisionFiles.open(...args)) },
       divisions: directory,
       divisionId: id,
-      // Rendered here: one division's workbook at a time, and no render threads per division.
-      settings: { ...setup.settings, threads: 1 },
     };
     const outputs = new BatchFanOut(await openTableOutputs(formats, divisionSetup, DIVISION_CSV_TABLES));
     const changes = new ChangeRecorder({
@@ -146,7 +144,7 @@ export class DivisionSplit implements TableOutput {
           if (record.qualityFlags !== '') flagged++;
         }
         name = lastName(records) ?? name;
-        await outputs.write({ shifts: records, rowIndexes: [], rejected: [], parsed: undefined });
+        await outputs.write({ shifts: records, rejected: [] });
       }
       const summaries = aggregator.finish();
       const { file, ...changed } = await changes.conclude(

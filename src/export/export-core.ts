@@ -1,8 +1,8 @@
 // How an export works the report's rows: on export threads, each cut parsed once there and all its
 // per-row work done with it (cut-work.ts, shift-threads.ts), the export's thread keeping only what
 // needs the whole report (worked-cut-pipeline.ts); or, with one thread or a source that hands out
-// no parsed cuts, on the export's thread (shift-pipeline.ts), with the workbook's rows rendered
-// on render threads (render-pool.ts). Both give the same bytes (test/export/export-threads.int.test.ts).
+// no unparsed cuts, all on the export's thread (shift-pipeline.ts). Both give the same bytes
+// (test/export/export-threads.int.test.ts).
 //
 // Export threads work exports of CSV, Parquet and the workbook; they render the Shifts sheet's
 // rows too, from the same parse, once the export's thread has placed them (sheet-rows-work.ts),

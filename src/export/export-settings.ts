@@ -19,6 +19,6 @@ export interface ExportSettings {
   readonly memoryBudgetBytes?: number;
   /** Where statistics spill; default os.tmpdir(). */
   readonly tempDir?: string;
-  /** EXPORT_THREADS: threads that render the shifts, this one included; default 1 (this one only). */
+  /** EXPORT_THREADS: threads that work the rows, this one included; default 1 (this one only). */
   readonly threads?: number;
 }

@@ -1,11 +1,11 @@
 // The table writers of an export, by the formats it asks for: CSV (shifts.csv, rejected.csv, the
 // summaries), the workbook (shifts.xlsx), Parquet (shifts.parquet), and the shift rows of
-// shifts.csv and the Shifts sheet, written through one ShiftRowsOutput so that a render thread
-// renders both from one parse. A new kind of output (a workbook per division...) is opened here:
-// the fan-out gives it every batch, and runExport does not change.
+// shifts.csv and the Shifts sheet, written through one ShiftRowsOutput that keeps their rows in
+// report order, whichever thread rendered them. A new kind of output (a workbook per division...)
+// is opened here: the fan-out gives it every batch, and runExport does not change.
 
 import type { ExportFormat } from '../domain/export-format.js';
-import { CsvTablesOutput, csvTableOptions, EXPORT_CSV_TABLES, type CsvTables } from './csv-tables-output.js';
+import { CsvTablesOutput, EXPORT_CSV_TABLES, type CsvTables } from './csv-tables-output.js';
 import { ShiftRowsOutput } from './shift-rows-output.js';
 import type { OutputSetup, TableOutput } from './table-output.js';
 
@@ -35,13 +35,7 @@ export async function openTableOutputs(
     const parquet = formats.includes('parquet')
       ? new (await import('./parquet-output.js')).ParquetOutput(setup.files)
       : undefined;
-    const shiftRows = ShiftRowsOutput.open(
-      { csv: csv?.shifts, workbook: workbook?.workbook, log: setup.log },
-      {
-        threads: setup.settings.threads ?? 1,
-        setup: { divisions: setup.divisions, csv: csv && csvTableOptions(setup.settings) },
-      },
-    );
+    const shiftRows = new ShiftRowsOutput({ csv: csv?.shifts, workbook: workbook?.workbook, log: setup.log });
     return [...(parquet === undefined ? [] : [parquet]), shiftRows, ...opened];
   } catch (error) {
     // The workbook has a temp file, and must not end as a file that looks whole.

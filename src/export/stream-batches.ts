@@ -35,7 +35,7 @@ export async function streamWorkedCuts(
   const options = { window: upstreamWindow(period), signal, onProgress: (p: ReadProgress) => (upstream = p) };
   for await (const ranges of read.readParsedShifts(threads, options)) {
     const { worked, rejected, taken } = pipeline.take(ranges);
-    await outputs.write({ shifts: [], rowIndexes: [], rejected, parsed: undefined, worked });
+    await outputs.write({ shifts: [], rejected, worked });
     threads.reuse(taken);
     const counts = pipeline.counts;
     report({ rows: counts.fetched, exported: counts.exported, rejected: counts.rejected });
@@ -55,11 +55,8 @@ export async function streamBatches(
 ): Promise<ReadProgress | undefined> {
   let upstream: ReadProgress | undefined;
   const read = { window: upstreamWindow(period), signal, onProgress: (p: ReadProgress) => (upstream = p) };
-  const keepText = outputs.wantsParsedBatch === true;
   for await (const batch of source.readShifts(read)) {
-    // Taken before the pipeline releases the batch's texts: a render thread parses it again.
-    const parsed = keepText ? batch.texts?.parsedBatch?.() : undefined;
-    await outputs.write({ ...pipeline.processBatch(batch), parsed });
+    await outputs.write(pipeline.processBatch(batch));
     const counts = pipeline.counts;
     report({ rows: counts.fetched, exported: counts.exported, rejected: counts.rejected });
     throwIfAborted(signal);

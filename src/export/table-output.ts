@@ -8,7 +8,6 @@
 import type { RecordedChanges } from '../changes/change-recorder.js';
 import type { ExportCounts } from '../domain/export-counts.js';
 import type { Period } from '../domain/period.js';
-import type { ParsedBatch } from '../domain/raw-rows.js';
 import type { ExportSummaries } from '../domain/summary.js';
 import type { Logger } from '../logger.js';
 import type { DivisionDirectory } from '../pipeline/enrich.js';
@@ -18,13 +17,11 @@ import type { WorkedRows } from './worked-cut-pipeline.js';
 import type { ExportSettings } from './export-settings.js';
 
 /**
- * One batch out of the pipeline: its exported shifts (and their rows in the batch), its rejected
- * rows. When the rows were worked on export threads (cut-work.ts), the exported rows come as
- * `worked` (their CSV records and fingerprints), and `shifts` is empty.
+ * One batch out of the pipeline: its exported shifts, its rejected rows. When the rows were worked
+ * on export threads (cut-work.ts), the exported rows come as `worked` (their CSV records and
+ * fingerprints), and `shifts` is empty.
  */
 export interface ExportBatch extends BatchResult {
-  /** The text the reader parsed the batch from, kept for a render thread when an output wants it. */
-  readonly parsed: ParsedBatch | undefined;
   readonly worked?: WorkedRows;
 }
 
@@ -50,8 +47,6 @@ export interface OutputSetup {
 }
 
 export interface TableOutput {
-  /** True when the output renders on other threads: each batch then carries its parsed text. */
-  readonly wantsParsedBatch?: boolean;
   /** Takes one batch; resolves once there is room for the next. */
   write(batch: ExportBatch): Promise<void>;
   /**

@@ -1,5 +1,5 @@
 // The workbook of an export (format xlsx): shifts.xlsx. Its Shifts sheets are written through
-// ShiftRowsOutput, which may have them rendered on render threads; this output keeps the rejected
+// ShiftRowsOutput, which may have them rendered on export threads; this output keeps the rejected
 // rows for the Rejected sheet and, at the end, writes the summary sheets, About and the Overview
 // (which shows the rows changed since the previous export), and completes the file. Loaded only
 // when an export asks for it: exceljs costs a CSV-only export memory and start-up time.

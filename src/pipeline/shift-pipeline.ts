@@ -31,8 +31,6 @@ import { BusinessDayWindow } from './window.js';
 export interface BatchResult {
   /** The exported records. */
   readonly shifts: readonly ShiftRecord[];
-  /** Where each exported record was in the batch: shifts[k] came from raw row rowIndexes[k]. */
-  readonly rowIndexes: readonly number[];
   readonly rejected: readonly RejectedRow[];
 }
 
@@ -65,7 +63,6 @@ export class ShiftPipeline {
 
   processBatch(rawRows: RawRows): BatchResult {
     const shifts: ShiftRecord[] = [];
-    const rowIndexes: number[] = [];
     const rejected: RejectedRow[] = [];
     const texts = rawRows.texts;
     for (let i = 0; i < rawRows.length; i++) {
@@ -81,13 +78,12 @@ export class ShiftPipeline {
       this.aggregator.add(record);
       if (record.qualityFlags !== '') this.flagged++;
       shifts.push(record);
-      rowIndexes.push(i);
     }
     texts?.release();
     this.fetched += rawRows.length;
     this.exported += shifts.length;
     this.rejected += rejected.length;
-    return { shifts, rowIndexes, rejected };
+    return { shifts, rejected };
   }
 
   get counts(): ExportCounts {

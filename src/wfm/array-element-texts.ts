@@ -5,7 +5,7 @@
 
 import { isUtf8 } from 'node:buffer';
 import { arrayElementBounds } from '../domain/json-text.js';
-import type { ParsedBatch, RowTexts } from '../domain/raw-rows.js';
+import type { RowTexts } from '../domain/raw-rows.js';
 
 /**
  * The row texts of one batch. When its bytes are all UTF-8, a row's text is a slice of the text
@@ -38,10 +38,6 @@ class ElementTexts implements RowTexts {
     return this.#bytes === undefined || isUtf8(this.#bytes.subarray(start, end));
   }
 
-  parsedBatch(): ParsedBatch {
-    return { text: this.#text ?? released(), bytes: this.#bytes };
-  }
-
   release(): void {
     this.#text = undefined;
     this.#bytes = undefined;
@@ -69,9 +65,4 @@ function released(): never {
  */
 export function arrayElementTexts(text: string, bytes: Uint8Array): RowTexts {
   return new ElementTexts(text, isUtf8(bytes) ? undefined : Buffer.from(bytes));
-}
-
-/** The row texts of a batch another thread parsed (RowTexts.parsedBatch), as that thread had them. */
-export function parsedBatchTexts(batch: ParsedBatch): RowTexts {
-  return new ElementTexts(batch.text, batch.bytes === undefined ? undefined : Buffer.from(batch.bytes));
 }

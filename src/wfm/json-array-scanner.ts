@@ -62,7 +62,7 @@ export const DEFAULT_BATCH_BYTES = 64 * 1024;
 
 /**
  * Batches follow the rows, not the chunks (a megabyte and more, uncompressed from a fast upstream):
- * a render thread holds, parses and renders a batch at once (docs/performance.md).
+ * the export's thread holds, parses and works a batch at once (docs/performance.md).
  */
 export const DEFAULT_MAX_BATCH_BYTES = 256 * 1024;
 

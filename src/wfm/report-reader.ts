@@ -140,7 +140,7 @@ export async function* readReport(
 ): AsyncGenerator<RawRows, void, undefined> {
   for await (const ranges of readParsedReport(deps, options, parser)) {
     const [only] = ranges;
-    // Nearly always one whole batch: handed out as parsed, so its text can go to a render thread.
+    // Nearly always one whole batch: handed out as parsed, not copied into a joined one.
     if (ranges.length === 1 && only !== undefined && only.from === 0 && only.to === only.batch.length) {
       yield only.batch;
       continue;

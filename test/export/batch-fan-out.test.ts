@@ -4,7 +4,7 @@ import type { ExportSummaries } from '../../src/domain/summary.js';
 import { BatchFanOut } from '../../src/export/batch-fan-out.js';
 import type { ExportBatch, ExportEnding, TableOutput } from '../../src/export/table-output.js';
 
-const BATCH: ExportBatch = { shifts: [], rowIndexes: [], rejected: [], parsed: undefined };
+const BATCH: ExportBatch = { shifts: [], rejected: [] };
 const ENDING: ExportEnding = {
   summaries: {} as ExportSummaries,
   counts: {} as ExportCounts,
@@ -47,14 +47,5 @@ describe('BatchFanOut', () => {
     const fanOut = new BatchFanOut([output('a', events, { failAbort: true }), output('b', events)]);
     await expect(fanOut.abort(new Error('the upstream went away'))).resolves.toBeUndefined();
     expect(events).toEqual(['b abort']);
-  });
-
-  it('asks for the batches’ parsed text only when an output renders on threads', () => {
-    const events: string[] = [];
-    const plain = output('a', events);
-    expect(new BatchFanOut([plain]).wantsParsedBatch).toBe(false);
-    expect(
-      new BatchFanOut([plain, { ...output('b', events), wantsParsedBatch: true }]).wantsParsedBatch,
-    ).toBe(true);
   });
 });

@@ -1,7 +1,6 @@
 // EXPORT_THREADS against the sandbox over HTTP, whole exports into local folders:
-// - the files are the same bytes with 1 to 4 threads, and the same as the single-threaded
-//   export that the render threads joined (golden: the hashes that export wrote before them),
-//   the Shifts sheet's rows rendered on the export threads that parsed them;
+// - the files are the same bytes with 1 to 4 threads, and the golden ones (GOLDEN below), the
+//   Shifts sheet's rows rendered on the export threads that parsed them;
 // - a CSV-only export worked on export threads is the same bytes as on the export's thread,
 //   whatever the threads (2 to 4), the cuts (down to one row each), the period and the filter
 //   (property, over a smaller sandbox);
@@ -9,8 +8,8 @@
 //   were worked on export threads (which convert their Parquet values) or on the export's thread;
 // - an export split by division is the same bytes whether its rows were worked on export threads
 //   (which render the division spool's lines) or on the export's thread;
-// - a render thread that dies fails the export with EXPORT_THREAD_FAILED, publishes nothing, and
-//   does not hang.
+// - an export thread that dies fails the export, with or without a workbook, with
+//   EXPORT_THREAD_FAILED, publishes nothing, and does not hang.
 
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -24,7 +23,7 @@ import type { RowFilter } from '../../src/domain/row-filter.js';
 import type { CsvCompression } from '../../src/render/csv/csv-compression.js';
 import { createDestination } from '../../src/destinations/create-destination.js';
 import { silentLogger, type Logger } from '../../src/logger.js';
-import { renderThreadStarted } from '../../src/export/render-pool.js';
+import { renderThreadStarted } from '../../src/export/answering-thread.js';
 import { runExport } from '../../src/export/run-export.js';
 import type { Manifest } from '../../src/render/manifest.js';
 import type { RunningSandbox } from 'wfm-sandbox';
@@ -146,7 +145,7 @@ function hashes(manifest: Manifest): Record<string, string> {
 }
 
 describe('EXPORT_THREADS', () => {
-  it('writes the same bytes with 1, 2, 3 and 4 threads, and the same as before render threads (golden)', async () => {
+  it('writes the same bytes with 1, 2, 3 and 4 threads, and the golden bytes', async () => {
     const one = await exportWith(1, folder());
     const recorded = capturingLogger();
     const two = await exportWith(2, folder(), ['csv', 'xlsx'], recorded.logger);
@@ -277,7 +276,7 @@ describe('EXPORT_THREADS', () => {
     expect(readdirSync(dest)).toEqual([]);
   });
 
-  it('fails the export when a render thread dies, publishing nothing', async () => {
+  it('fails a CSV and workbook export when an export thread dies, publishing nothing', async () => {
     const dest = folder();
     const onStart = (message: unknown): void => {
       void (message as { thread: Worker }).thread.terminate();

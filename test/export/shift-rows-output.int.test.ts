@@ -1,14 +1,13 @@
-// The shifts rendered on render threads are the same bytes as rendered on the export's thread:
+// The shifts worked on export threads are the same bytes as worked on the export's thread:
 // generated reports — rejected rows, duplicates, rows outside the period, texts that
 // need quoting or escaping, a row whose bytes are not UTF-8, location columns empty for a while
 // and then not (a workbook style registered late) — are parsed by the real scanner in batches of
-// random sizes (down to one row; a report in one chunk cut into bounded batches), run through the
-// pipeline, and written by ShiftRowsOutput with 0 to 3 render threads (EXPORT_THREADS 1 to 4) and
-// Shifts sheets of random length (rolling over within and between batches).
-// shifts.csv and the whole workbook must be equal, byte for byte, to the single-threaded ones.
-// The same reports worked on 1 to 3 export threads (cut-work.ts), taken in ranges of cuts as the
-// reader hands them out, their sheet rows rendered by the threads that parsed them
-// (sheet-rows-work.ts), must give those bytes too.
+// random sizes (down to one row; a report in one chunk cut into bounded batches) and written by
+// ShiftRowsOutput into Shifts sheets of random length (rolling over within and between batches):
+// once run through the pipeline on the export's thread, and once worked on 1 to 3 export threads
+// (cut-work.ts), taken in ranges of cuts as the reader hands them out, their sheet rows rendered
+// by the threads that parsed them (sheet-rows-work.ts). shifts.csv and the whole workbook must be
+// equal, byte for byte.
 
 import { Writable } from 'node:stream';
 import fc from 'fast-check';
@@ -18,7 +17,6 @@ import type { ShiftRecord } from '../../src/domain/shift-record.js';
 import { ShiftPipeline } from '../../src/pipeline/shift-pipeline.js';
 import { CsvTableWriter, type CsvTableOptions } from '../../src/render/csv/csv-table-writer.js';
 import { ShiftsWorkbookWriter } from '../../src/render/xlsx/shifts-workbook-writer.js';
-import { RenderPool } from '../../src/export/render-pool.js';
 import { ShiftRowsOutput } from '../../src/export/shift-rows-output.js';
 import { ShiftThreads } from '../../src/export/shift-threads.js';
 import { WorkedCutPipeline } from '../../src/export/worked-cut-pipeline.js';
@@ -37,17 +35,7 @@ const DIVISIONS = new Map([
 const CSV: CsvTableOptions = { delimiter: ';', decimal: ',', bom: true };
 const CREATED_AT = new Date('2024-05-04T00:00:00Z');
 
-// Pools are started once: a thread costs tens of milliseconds to start.
-const pools = new Map<number, RenderPool>();
-function poolOf(threads: number): RenderPool | undefined {
-  if (threads === 0) return undefined;
-  let pool = pools.get(threads);
-  if (pool === undefined) {
-    pool = new RenderPool(threads, { divisions: DIVISIONS, csv: CSV });
-    pools.set(threads, pool);
-  }
-  return pool;
-}
+// Threads are started once: a thread costs tens of milliseconds to start.
 const exportThreads = new Map<number, ShiftThreads>();
 function exportThreadsOf(threads: number): ShiftThreads {
   let started = exportThreads.get(threads);
@@ -64,7 +52,6 @@ function exportThreadsOf(threads: number): ShiftThreads {
   return started;
 }
 afterAll(async () => {
-  await Promise.all([...pools.values()].map((pool) => pool.close()));
   await Promise.all([...exportThreads.values()].map((threads) => threads.close()));
 });
 
@@ -78,10 +65,6 @@ class Collected extends Writable {
     return Buffer.concat(this.parts);
   }
 }
-
-/** Batches whose every file's rows came from a thread, over the whole property. */
-let threadRendered = 0;
-let threadBatches = 0;
 
 interface Written {
   readonly csv: Buffer;
@@ -132,32 +115,25 @@ interface Batching {
   readonly chunkBytes: number;
 }
 
+/** The report run through the pipeline on the export's thread, its rows rendered there. */
 async function write(
   body: Buffer,
   { batchBytes, maxBatchBytes, chunkBytes }: Batching,
-  threads: number,
   sheetRowLimit: number,
 ): Promise<Written> {
   const scanner = scannerFor(batchBytes, maxBatchBytes);
   const pipeline = new ShiftPipeline({ period: MAY, divisions: DIVISIONS });
   const files = new CollectedFiles(sheetRowLimit);
   const { csv, workbook } = files;
-  const pool = poolOf(threads);
-  const output = new ShiftRowsOutput({ csv, workbook, pool });
+  const output = new ShiftRowsOutput({ csv, workbook });
   const take = async (batch: ReturnType<JsonArrayScanner['end']>): Promise<void> => {
-    const parsed = pool === undefined ? undefined : batch.texts?.parsedBatch?.();
-    await output.write({ ...pipeline.processBatch(batch), parsed });
+    await output.write(pipeline.processBatch(batch));
   };
   for (let at = 0; at < body.length; at += chunkBytes)
     for (const batch of scanner.pushBatches(body.subarray(at, at + chunkBytes))) await take(batch);
   await take(scanner.end());
   await output.finish();
-  const written = await files.finish(pipeline.finish(), pipeline.counts);
-  if (pool !== undefined) {
-    threadBatches += output.threadBatches + output.localBatches;
-    threadRendered += output.threadBatches - output.styleRetries;
-  }
-  return written;
+  return files.finish(pipeline.finish(), pipeline.counts);
 }
 
 /** Sheet rows over the whole worked property: all of them, and those rendered on export threads. */
@@ -181,12 +157,12 @@ async function writeWorked(
   const pipeline = new WorkedCutPipeline({ divisions: DIVISIONS, filtered: false, sheetRows: parser });
   const files = new CollectedFiles(sheetRowLimit);
   const { csv, workbook } = files;
-  const output = new ShiftRowsOutput({ csv, workbook, pool: undefined });
+  const output = new ShiftRowsOutput({ csv, workbook });
   let ranges: RowRange<WorkedCut>[] = [];
   const handOut = async (): Promise<void> => {
     const { worked, rejected } = pipeline.take(ranges);
     ranges = [];
-    await output.write({ shifts: [], rowIndexes: [], rejected, parsed: undefined, worked });
+    await output.write({ shifts: [], rejected, worked });
   };
   const take = async (parsed: ParsedCut<WorkedCut>): Promise<void> => {
     const rows = parsed.ids.length;
@@ -275,29 +251,6 @@ const anyBatching: fc.Arbitrary<Batching> = fc.record({
   chunkBytes: fc.constantFrom(377, 4096, 1 << 20),
 });
 
-describe('shifts rendered on render threads', () => {
-  it('are the same bytes as on the export thread, whatever the threads, batches and sheet length (property)', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(generatedRow, { minLength: 1, maxLength: 160 }),
-        anyBatching,
-        fc.integer({ min: 1, max: 3 }),
-        fc.integer({ min: 3, max: 200 }),
-        async (rows, batching, threads, sheetRowLimit) => {
-          const report = body(rows.map(rowText));
-          const alone = await write(report, batching, 0, sheetRowLimit);
-          const together = await write(report, batching, threads, sheetRowLimit);
-          expect(together.csv.equals(alone.csv)).toBe(true);
-          expect(together.xlsx.equals(alone.xlsx)).toBe(true);
-        },
-      ),
-      { numRuns: 40 },
-    );
-    // Small sheets roll over often and a new style sends a batch back: most batches still render there.
-    expect(threadRendered).toBeGreaterThan(threadBatches / 4);
-  });
-});
-
 describe('shifts worked on export threads', () => {
   it('are the same bytes as on the export thread, whatever the threads, cuts, ranges and sheet length (property)', async () => {
     await fc.assert(
@@ -309,7 +262,7 @@ describe('shifts worked on export threads', () => {
         fc.record({ split: fc.nat({ max: 1000 }), group: fc.integer({ min: 1, max: 3 }) }),
         async (rows, batching, threads, sheetRowLimit, ranges) => {
           const report = body(rows.map(rowText));
-          const alone = await write(report, batching, 0, sheetRowLimit);
+          const alone = await write(report, batching, sheetRowLimit);
           const worked = await writeWorked(report, batching, threads, sheetRowLimit, ranges);
           expect(worked.csv.equals(alone.csv)).toBe(true);
           expect(worked.xlsx.equals(alone.xlsx)).toBe(true);

@@ -1,8 +1,8 @@
-// The Shifts sheet's data rows as SpreadsheetML, apart from the workbook: for a render thread
-// (export/render-pool.ts), which has no workbook and so no style table of its own. It is given the
-// style ids the workbook's Shifts sheet has registered so far (ShiftStyleIds); rows that would need
-// one not registered yet cannot be rendered here and are rendered by the workbook itself, which
-// registers it in the order exceljs would. A column's style is registered at its first value, so
+// The Shifts sheet's data rows as SpreadsheetML, apart from the workbook: for an export thread
+// (export/sheet-rows-work.ts), which has no workbook and so no style table of its own. It is given
+// the style ids the workbook's Shifts sheet has registered so far (ShiftStyleIds); rows that would
+// need one not registered yet cannot be rendered here and are rendered by the workbook itself,
+// which registers it in the order exceljs would. A column's style is registered at its first value, so
 // this happens in the first batches of a sheet, and then no more.
 
 import { SHIFT_COLUMNS } from '../../domain/shift-columns.js';
