@@ -64,7 +64,7 @@ export const exportVariables = {
   threads: envVar(
     'EXPORT_THREADS',
     z.coerce.number().int().min(1).max(256).optional(),
-    "Threads an export works its rows on. Every export parses the report on this many export threads, each doing every row's own work (its shifts.csv record, Shifts sheet row and Parquet values included, or its line in the division spool), and keeps only duplicates, statistics and writing on its own thread (1: all on that thread). The files are the same bytes whatever the number.",
+    "Threads an export works its rows on. Every export parses the report on this many export threads, each doing every row's own work (its shifts.csv record, Shifts sheet row and Parquet values included; split by division, its line in the division spool, and each division's rows again when its files are written), and keeps only duplicates, statistics and writing on its own thread (1: all on that thread). The files are the same bytes whatever the number.",
     { docDefault: 'the CPUs (os.availableParallelism()); in a worker, the CPUs over WORKER_CONCURRENCY' },
   ),
   csvDelimiter: envVar(

@@ -43,6 +43,33 @@ export interface CutWorkSetup {
   readonly spoolLines?: boolean;
   /** The export writes shifts.parquet: each admitted record's Parquet values are converted (parquet-cells.ts). */
   readonly parquet?: boolean;
+  /**
+   * Split by division: what each division's files need of its spool's lines, worked as cuts of
+   * their own (workSpoolLines) when the division is written (division-split.ts).
+   */
+  readonly division?: DivisionCutSetup | undefined;
+}
+
+/** What a division's spool cuts are rendered into: its shifts.csv, Shifts sheet, shifts.parquet. */
+export interface DivisionCutSetup {
+  readonly csv: CsvTableOptions | undefined;
+  readonly sheetRows: boolean;
+  readonly parquet: boolean;
+}
+
+/** The encoders of one kind of cut: none where the export does not render that output. */
+interface CutEncoders {
+  readonly csv: CsvRecordEncoder<ShiftRecord> | undefined;
+  readonly lines: SpoolLineEncoder | undefined;
+  readonly parquet: ParquetCellEncoder<ShiftRecord> | undefined;
+}
+
+function cutEncoders(csv: CsvTableOptions | undefined, lines: boolean, parquet: boolean): CutEncoders {
+  return {
+    csv: csv === undefined ? undefined : new CsvRecordEncoder(SHIFT_COLUMNS, csv),
+    lines: lines ? new SpoolLineEncoder() : undefined,
+    parquet: parquet ? new ParquetCellEncoder(SHIFT_COLUMNS) : undefined,
+  };
 }
 
 /** What became of each row of a cut. */
@@ -131,9 +158,9 @@ const SPARE_BUFFERS = 4;
 /** Works cuts on one thread; the encoder and the stages are made once. */
 export class CutWorker {
   readonly #setup: CutWorkSetup;
-  readonly #csv: CsvRecordEncoder<ShiftRecord> | undefined;
-  readonly #lines: SpoolLineEncoder | undefined;
-  readonly #parquet: ParquetCellEncoder<ShiftRecord> | undefined;
+  /** For the report's cuts, and for a division's spool cuts (none unless split by division). */
+  readonly #report: CutEncoders;
+  readonly #division: CutEncoders | undefined;
   readonly #spare = new SpareBuffers(SPARE_BUFFERS);
   /** Each row's outcome while a cut is worked, copied into its buffer at the end. */
   #outcomes = new Uint8Array(1024);
@@ -144,9 +171,9 @@ export class CutWorker {
 
   constructor(setup: CutWorkSetup) {
     this.#setup = setup;
-    this.#csv = setup.csv === undefined ? undefined : new CsvRecordEncoder(SHIFT_COLUMNS, setup.csv);
-    this.#lines = setup.spoolLines === true ? new SpoolLineEncoder() : undefined;
-    this.#parquet = setup.parquet === true ? new ParquetCellEncoder(SHIFT_COLUMNS) : undefined;
+    this.#report = cutEncoders(setup.csv, setup.spoolLines === true, setup.parquet === true);
+    const division = setup.division;
+    this.#division = division && cutEncoders(division.csv, false, division.parquet);
   }
 
   work(cut: ScannedCut): WorkedCut {
@@ -185,14 +212,58 @@ export class CutWorker {
       records.push(enrichShift(localised, this.#setup.divisions));
     }
     texts?.release();
+    const worked = this.#render(records, rejected, this.#report, n, (ids) => idsOf(rows, ids));
+    return { worked, records };
+  }
+
+  /**
+   * A run of a division's spool lines (division-spool.ts: each a record already validated,
+   * localised and enriched, exported once) worked into the same shape as a report's cut, with
+   * the division's outputs: every row admitted, none rejected.
+   */
+  workSpoolLines(cut: { readonly bytes: Uint8Array; readonly start: number; readonly end: number }): {
+    worked: WorkedCut;
+    records: readonly ShiftRecord[];
+  } {
+    const encoders = this.#division;
+    if (encoders === undefined) throw new Error('these threads work no division spool cuts');
+    const text = Buffer.from(cut.bytes.buffer, cut.bytes.byteOffset, cut.bytes.byteLength).toString(
+      'utf8',
+      cut.start,
+      cut.end,
+    );
+    const records: ShiftRecord[] = [];
+    let from = 0;
+    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', from)) {
+      records.push(JSON.parse(text.slice(from, end)) as ShiftRecord);
+      from = end + 1;
+    }
+    const n = records.length;
+    if (this.#outcomes.length < n) this.#outcomes = new Uint8Array(n * 2);
+    this.#outcomes.fill(ROW_ADMITTED, 0, n);
+    const worked = this.#render(records, [], encoders, n, (ids) => {
+      for (let k = 0; k < n; k++) ids[k] = (records[k] as ShiftRecord).shift.id;
+    });
+    return { worked, records };
+  }
+
+  /** The worked cut of `n` rows whose admitted ones are `records`, rendered with `encoders`. */
+  #render(
+    records: readonly ShiftRecord[],
+    rejected: readonly RejectedRow[],
+    encoders: CutEncoders,
+    n: number,
+    fillIds: (ids: Float64Array) => void,
+  ): WorkedCut {
+    const outcomes = this.#outcomes;
     if (this.#csvEnds.length < records.length) this.#csvEnds = new Int32Array(records.length * 2);
     // In the encoder's scratch until the cut's buffer is carved to their size; copied there.
-    const csv = this.#csv?.encodeAll(records, this.#csvEnds);
+    const csv = encoders.csv?.encodeAll(records, this.#csvEnds);
     if (this.#lineEnds.length < records.length) this.#lineEnds = new Int32Array(records.length * 2);
-    const lines = this.#lines?.encodeAll(records, this.#lineEnds);
-    const parquet = this.#parquet?.encodeAll(records);
+    const lines = encoders.lines?.encodeAll(records, this.#lineEnds);
+    const parquet = encoders.parquet?.encodeAll(records);
     const arrays = carve(this.#spare, n, records.length, csv?.length, lines?.length, parquet);
-    idsOf(rows, arrays.ids);
+    fillIds(arrays.ids);
     arrays.outcomes.set(outcomes.subarray(0, n));
     const strings = this.#fill(records, arrays);
     if (csv !== undefined) {
@@ -203,8 +274,8 @@ export class CutWorker {
       arrays.lines?.set(lines);
       arrays.lineEnds?.set(this.#lineEnds.subarray(0, records.length));
     }
-    if (arrays.parquet !== undefined) this.#parquet?.copyInto(arrays.parquet);
-    return { worked: { ...arrays, rejected, strings }, records };
+    if (arrays.parquet !== undefined) encoders.parquet?.copyInto(arrays.parquet);
+    return { ...arrays, rejected, strings };
   }
 
   /**

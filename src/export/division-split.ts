@@ -7,6 +7,13 @@
 // division's own statistics and its own row-hashes.bin, compared with the previous export's file of
 // the same division. One division's writers are open at a time, so memory does not grow with the
 // number of divisions; its files are stored before the next division begins.
+//
+// When the report's rows were worked on export threads, a division's rows are worked there too:
+// its spool is cut into runs of ~256 KiB of lines, which the threads turn into the same worked cuts
+// as the report's (cut-work.ts, workSpoolLines: CSV records, Parquet values, fingerprints, facts,
+// and sheet rows once placed), and this thread only takes them in order (WorkedCutPipeline) and
+// writes them. A few runs are under way at once, the next division's already while this one's
+// files end, so the threads are not idle between divisions.
 
 import {
   ChangeRecorder,
@@ -18,8 +25,9 @@ import {
 import type { ExportPublication } from '../destinations/destination.js';
 import type { ExportFormat } from '../domain/export-format.js';
 import type { ShiftRecord } from '../domain/shift-record.js';
+import type { ExportSummaries } from '../domain/summary.js';
 import { ShiftAggregator } from '../pipeline/aggregate.js';
-import type { DivisionInfo } from '../pipeline/enrich.js';
+import type { DivisionDirectory, DivisionInfo } from '../pipeline/enrich.js';
 import type { GroupMemory } from '../pipeline/group-spill.js';
 import type { ManifestDivision, ManifestFile } from '../render/manifest.js';
 import { TempFolder } from '../temp-file.js';
@@ -28,8 +36,17 @@ import { CsvTablesOutput, DIVISION_CSV_TABLES, SPLIT_EXPORT_CSV_TABLES } from '.
 import { DivisionSpool, type SpooledDivision } from './division-spool.js';
 import type { ExportFile, ExportFiles } from './export-files.js';
 import { openTableOutputs } from './open-table-outputs.js';
+import type { WorkedCut } from './cut-work.js';
+import type { ShiftThreads } from './shift-threads.js';
 import type { ExportBatch, ExportEnding, OutputSetup, TableOutput } from './table-output.js';
 import { throwIfAborted } from './throw-if-aborted.js';
+import { WorkedCutPipeline } from './worked-cut-pipeline.js';
+
+/**
+ * Bytes of spool lines in a run sent to an export thread: enough that a division of ~1,500 rows
+ * is a few runs (the threads share it), few enough that a handful under way stay small.
+ */
+const RUN_BYTES = 256 * 1024;
 
 export interface DivisionSplitOptions {
   readonly formats: readonly ExportFormat[];
@@ -45,6 +62,11 @@ export interface DivisionSplitOptions {
   readonly temp: TempFolder;
   /** EXPORT_MEMORY_MB for each division's user and shop groups (their runs go to a temp folder of the division's). */
   readonly groupMemory: GroupMemory | undefined;
+  /**
+   * The export threads that worked the report's rows (export-core.ts), which then work the
+   * divisions' rows too; none: each division's rows are rendered here, from their records.
+   */
+  readonly threads?: ShiftThreads | undefined;
   /** Checked between divisions: a cancelled export stops before the next one. */
   readonly signal?: AbortSignal | undefined;
 }
@@ -94,13 +116,26 @@ export class DivisionSplit implements TableOutput {
     const before = await this.#o.readPrevious();
     const divisions: ManifestDivision[] = [];
     const rowHashes: ManifestFile[] = [];
-    for (const spooled of this.#spool.divisions()) {
+    const spooled = this.#spool.divisions();
+    const threads = this.#o.threads;
+    const runs = threads === undefined ? undefined : new WorkedRuns(threads, this.#spool, spooled);
+    for (const division of spooled) {
       throwIfAborted(this.#o.signal);
-      const written = await this.#writeDivision(spooled, ending, divisionBefore(before, spooled.divisionId));
+      const written = await this.#writeDivision(
+        division,
+        ending,
+        divisionBefore(before, division.divisionId),
+        runs,
+      );
       divisions.push(written.division);
       if (written.rowHashes !== undefined) rowHashes.push(written.rowHashes);
     }
     this.#result = { divisions, rowHashes };
+    // How the divisions' rows were rendered: runs of spool lines worked on the export threads (0: here).
+    this.#o.setup.log.debug(
+      { divisions: divisions.length, threadRuns: runs?.sent ?? 0 },
+      'divisions written',
+    );
   }
 
   /** Nothing open between divisions; the spool's temp file goes with the export's temp folder. */
@@ -110,6 +145,7 @@ export class DivisionSplit implements TableOutput {
     spooled: SpooledDivision,
     ending: ExportEnding,
     before: PreviousManifest,
+    runs: WorkedRuns | undefined,
   ): Promise<{ division: ManifestDivision; rowHashes: ManifestFile | undefined }> {
     const { setup, formats, files, groupMemory } = this.#o;
     // The division's spilled groups are removed once its files are written, not at the export's end.
@@ -134,19 +170,10 @@ export class DivisionSplit implements TableOutput {
       ...(setup.settings.tempDir === undefined ? {} : { tempDir: setup.settings.tempDir }),
     });
     try {
-      const aggregator = new ShiftAggregator(directory, memory);
-      let flagged = 0;
-      let name = info?.name ?? '';
-      for (const records of this.#spool.read(spooled)) {
-        for (const record of records) {
-          aggregator.add(record);
-          changes.record(record);
-          if (record.qualityFlags !== '') flagged++;
-        }
-        name = lastName(records) ?? name;
-        await outputs.write({ shifts: records, rejected: [] });
-      }
-      const summaries = aggregator.finish();
+      const { summaries, flagged, name } =
+        runs === undefined
+          ? await this.#writeRecords(spooled, outputs, changes, directory, memory)
+          : await writeWorkedRuns(spooled, runs, outputs, changes, directory, memory);
       const { file, ...changed } = await changes.conclude(
         this.#o.publication,
         this.#o.previous,
@@ -163,7 +190,7 @@ export class DivisionSplit implements TableOutput {
       return {
         division: {
           division_id: id,
-          division_name: name,
+          division_name: name ?? info?.name ?? '',
           shifts: spooled.shifts,
           changed: changedOf(changed),
         },
@@ -175,6 +202,119 @@ export class DivisionSplit implements TableOutput {
     } finally {
       await changes.dispose();
       divisionTemp.dispose();
+    }
+  }
+
+  /**
+   * A division's rows rendered here, from their records: its statistics, fingerprints, flagged
+   * rows and last division name.
+   */
+  async #writeRecords(
+    spooled: SpooledDivision,
+    outputs: TableOutput,
+    changes: ChangeRecorder,
+    directory: DivisionDirectory,
+    memory: GroupMemory | undefined,
+  ): Promise<WrittenRows> {
+    const aggregator = new ShiftAggregator(directory, memory);
+    let flagged = 0;
+    let name: string | undefined;
+    for (const records of this.#spool.read(spooled)) {
+      for (const record of records) {
+        aggregator.add(record);
+        changes.record(record);
+        if (record.qualityFlags !== '') flagged++;
+      }
+      name = lastName(records) ?? name;
+      await outputs.write({ shifts: records, rejected: [] });
+    }
+    return { summaries: aggregator.finish(), flagged, name };
+  }
+}
+
+/** What writing a division's rows gave: its statistics, its flagged rows, the last row's division name. */
+interface WrittenRows {
+  readonly summaries: ExportSummaries;
+  readonly flagged: number;
+  readonly name: string | undefined;
+}
+
+/**
+ * A division's rows worked on the export threads, run by run in order (`runs` hands them out), and
+ * written as worked batches, as a whole export's are (stream-batches.ts).
+ */
+async function writeWorkedRuns(
+  spooled: SpooledDivision,
+  runs: WorkedRuns,
+  outputs: TableOutput,
+  changes: ChangeRecorder,
+  directory: DivisionDirectory,
+  memory: GroupMemory | undefined,
+): Promise<WrittenRows> {
+  const pipeline = new WorkedCutPipeline({
+    divisions: directory,
+    groupMemory: memory,
+    filtered: false,
+    sheetRows: runs.sheetRows ? runs.threads : undefined,
+    uniqueIds: true,
+  });
+  for (let left = runs.count(spooled); left > 0; left--) {
+    const cut = await runs.next();
+    const { worked, taken } = pipeline.take([{ batch: cut, from: 0, to: cut.outcomes.length }]);
+    changes.recordHashes(worked.ids, worked.hashes);
+    await outputs.write({ shifts: [], rejected: [], worked });
+    runs.threads.reuse(taken);
+  }
+  return { summaries: pipeline.finish(), flagged: pipeline.counts.flagged, name: pipeline.lastDivisionName };
+}
+
+/**
+ * Every division's spool runs, in division order, sent to the export threads a few ahead of the
+ * one taken (the threads' depth): the next division's first runs are worked while this one's
+ * files end. Memory is those few runs and their answers, whatever the divisions.
+ */
+class WorkedRuns {
+  readonly threads: ShiftThreads;
+  /** The threads were set up to keep each run's records for its sheet rows (a workbook). */
+  readonly sheetRows: boolean;
+  readonly #spool: DivisionSpool;
+  readonly #pending: Iterator<Buffer>;
+  readonly #underWay: Promise<WorkedCut>[] = [];
+  /** Runs sent to the threads so far. */
+  sent = 0;
+
+  constructor(threads: ShiftThreads, spool: DivisionSpool, divisions: readonly SpooledDivision[]) {
+    this.threads = threads;
+    this.sheetRows = threads.keepsSpoolSheetRows;
+    this.#spool = spool;
+    this.#pending = (function* () {
+      for (const division of divisions)
+        for (const run of spool.runs(division, RUN_BYTES)) yield spool.readRun(division, run);
+    })();
+    this.#send();
+  }
+
+  /** How many runs the division is cut into. */
+  count(division: SpooledDivision): number {
+    return this.#spool.runs(division, RUN_BYTES).length;
+  }
+
+  /** The next run, worked. */
+  next(): Promise<WorkedCut> {
+    const next = this.#underWay.shift();
+    this.#send();
+    return next ?? Promise.reject(new Error('no spool run is left to work'));
+  }
+
+  #send(): void {
+    while (this.#underWay.length < this.threads.depth) {
+      const run = this.#pending.next();
+      if (run.done === true) return;
+      const worked = this.threads.workSpoolLines(run.value);
+      this.sent++;
+      // Awaited in turn by next(); a failure before then must not count as unhandled.
+      worked.catch(() => undefined);
+      this.#underWay.push(worked);
     }
   }
 }

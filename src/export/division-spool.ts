@@ -120,6 +120,47 @@ export class DivisionSpool {
     }
   }
 
+  /**
+   * A division's lines in runs of whole blocks (a block holds whole lines) of about `bytes` each,
+   * in the order added: for each run, the index of its first block and of the block after its
+   * last. The division's last lines are appended first.
+   */
+  runs(division: SpooledDivision, bytes: number): { readonly first: number; readonly end: number }[] {
+    this.#append(division);
+    const runs: { first: number; end: number }[] = [];
+    const count = division.blocks.length / 2;
+    let first = 0;
+    let size = 0;
+    for (let b = 0; b < count; b++) {
+      size += division.blocks[b * 2 + 1] ?? 0;
+      if (size >= bytes || b === count - 1) {
+        runs.push({ first, end: b + 1 });
+        first = b + 1;
+        size = 0;
+      }
+    }
+    return runs;
+  }
+
+  /** A run of a division's blocks, read into one buffer of its own (it can move to an export thread). */
+  readRun(
+    division: SpooledDivision,
+    { first, end }: { readonly first: number; readonly end: number },
+  ): Buffer {
+    const file = this.#file;
+    let size = 0;
+    for (let b = first; b < end; b++) size += division.blocks[b * 2 + 1] ?? 0;
+    // Not from Node's shared pool: the buffer is moved to an export thread.
+    const run = Buffer.allocUnsafeSlow(size);
+    let at = 0;
+    for (let b = first; b < end; b++) {
+      const length = division.blocks[b * 2 + 1] ?? 0;
+      file?.readInto(run.subarray(at), length, division.blocks[b * 2] ?? 0);
+      at += length;
+    }
+    return run;
+  }
+
   /** Copies one line, line break included, into its division's block. */
   #addLine(divisionId: number, bytes: Uint8Array, start: number, end: number): void {
     let division = this.#divisions.get(divisionId);

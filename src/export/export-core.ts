@@ -32,6 +32,11 @@ export interface ExportCore {
   readonly counts: ExportCounts;
   /** The summaries of every exported row. */
   finish(): ExportSummaries;
+  /**
+   * The export threads, when the rows are worked there: an export split by division works each
+   * division's spool on them too (division-split.ts), so they end only after the divisions.
+   */
+  readonly threads: ShiftThreads | undefined;
   /** Ends the export threads, however the export ended. */
   close(): Promise<void>;
 }
@@ -51,9 +56,9 @@ export function openExportCore(source: ShiftSource, options: ExportCoreOptions):
   const threads = settings.threads ?? 1;
   const readParsedShifts = source.readParsedShifts?.bind(source);
   const split = options.split === 'division';
-  // Every format is rendered there. Split by division, the threads render only the spool's lines:
-  // each division's files are written from the spool afterwards, whatever the formats
-  // (division-split.ts).
+  // Every format is rendered there. Split by division, the threads render the report's rows only
+  // as the spool's lines; each division's files are written from the spool afterwards, its lines
+  // worked on the same threads into every format asked for (division-split.ts).
   const onThreads = threads > 1 && readParsedShifts !== undefined && formats.length > 0;
   if (!onThreads || readParsedShifts === undefined) {
     const pipeline = new ShiftPipeline({
@@ -68,6 +73,7 @@ export function openExportCore(source: ShiftSource, options: ExportCoreOptions):
         return pipeline.counts;
       },
       finish: () => pipeline.finish(),
+      threads: undefined,
       close: () => Promise.resolve(),
     };
   }
@@ -80,6 +86,13 @@ export function openExportCore(source: ShiftSource, options: ExportCoreOptions):
     sheetRows,
     spoolLines: split,
     parquet: !split && formats.includes('parquet'),
+    division: split
+      ? {
+          csv: formats.includes('csv') ? csvTableOptions(settings) : undefined,
+          sheetRows: formats.includes('xlsx'),
+          parquet: formats.includes('parquet'),
+        }
+      : undefined,
   });
   // The budget bounds every thread of the export: the statistics see the export threads' memory too.
   const memory: GroupMemory | undefined = groupMemory && {
@@ -102,6 +115,7 @@ export function openExportCore(source: ShiftSource, options: ExportCoreOptions):
       return pipeline.counts;
     },
     finish: () => pipeline.finish(),
+    threads: workers,
     close: () => workers.close(),
   };
 }

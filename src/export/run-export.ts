@@ -111,6 +111,7 @@ export async function runExport(scope: ExportScope, deps: ExportDependencies): P
             readPrevious: () => previousManifest(destination, period),
             temp,
             groupMemory: groupMemory(settings, temp),
+            threads: core.threads,
             signal,
           })
         : undefined;
@@ -119,7 +120,8 @@ export async function runExport(scope: ExportScope, deps: ExportDependencies): P
 
     report({ phase: 'fetching' });
     const upstream = await core.stream(outputs, { period, signal, report });
-    await core.close();
+    // Split by division, the threads work the divisions' files too: they end after outputs.finish.
+    if (split === undefined) await core.close();
 
     report({ phase: 'summaries' });
     const counts = core.counts;
@@ -128,6 +130,7 @@ export async function runExport(scope: ExportScope, deps: ExportDependencies): P
     const { file: rowHashes, ...changed } = await changes.conclude(publication, destination, period);
     const ending = { summaries, counts, changes: changed };
     await outputs.finish(ending);
+    await core.close();
 
     report({ phase: 'publishing' });
     const facts = { exportId, period, startedAt, settings, ending, rowHashes, split: split?.result };

@@ -23,14 +23,17 @@ const port = parentPort;
 if (port === null) throw new Error('shift-thread-entry runs only as a worker thread');
 const setup = workerData as CutWorkSetup;
 const worker = new CutWorker(setup);
-const sheetRows = setup.sheetRows === true ? new SheetRowsKeeper() : undefined;
+// Split by division, only a division's spool cuts are kept for sheet rows: the report's cuts are not.
+const keepsReportCuts = setup.sheetRows === true;
+const keepsSpoolCuts = setup.division?.sheetRows === true;
+const sheetRows = keepsReportCuts || keepsSpoolCuts ? new SheetRowsKeeper() : undefined;
 
 port.on('message', ({ seq, request }: NumberedRequest<ToShiftThread | SheetRowsToThread>) => {
   if (request.kind === 'sheet') answerSheetRows(seq, request.sheet);
   else answerCut(seq, request);
 });
 
-function answerCut(seq: number, { cut: number, bytes, start, end, reuse }: ToShiftThread): void {
+function answerCut(seq: number, { kind, cut: number, bytes, start, end, reuse }: ToShiftThread): void {
   for (const buffer of reuse) worker.reuse(buffer);
   let answer: FromShiftThread;
   // The cut's buffer goes back with every answer: the export's thread cuts the next cut in it.
@@ -42,8 +45,9 @@ function answerCut(seq: number, { cut: number, bytes, start, end, reuse }: ToShi
       end,
       guessed: false,
     };
-    const { worked, records } = worker.workKeepingRecords(cut);
-    sheetRows?.keep(number, records);
+    const spool = kind === 'spool';
+    const { worked, records } = spool ? worker.workSpoolLines(cut) : worker.workKeepingRecords(cut);
+    if (spool ? keepsSpoolCuts : keepsReportCuts) sheetRows?.keep(number, records);
     answer = { seq, bytes, worked, threadBytes: measuredMemory() };
     transfer.push(worked.buffer);
   } catch (error) {

@@ -17,9 +17,12 @@ import { AnsweringThread, RenderThreadFailedError, threadModule } from './answer
 import { CutWorker, type CutWorkSetup, type ThreadAnswer, type WorkedCut } from './cut-work.js';
 import { SheetRowsKeeper, type SheetRows, type SheetRowsRequest } from './sheet-rows-work.js';
 
-/** A cut as an export thread receives it: its buffer moved there, not copied. */
+/**
+ * A cut as an export thread receives it: its buffer moved there, not copied. `cut`: a piece of
+ * the report; `spool`: a run of a division's spool lines (cut-work.ts, workSpoolLines).
+ */
 export interface ToShiftThread {
-  readonly kind: 'cut';
+  readonly kind: 'cut' | 'spool';
   /** The cut's number among the export's cuts: its thread keeps the cut's records by it. */
   readonly cut: number;
   readonly bytes: Uint8Array;
@@ -88,11 +91,11 @@ class ShiftThread {
    * From now on the cut's bytes are on the thread: nothing here may read them (the scanner's
    * confirm() and rewind() read only its offsets) until the answer brings them back.
    */
-  work(number: number, cut: ScannedCut): Promise<ParsedCut<WorkedCut>> {
+  work(number: number, cut: ScannedCut, kind: ToShiftThread['kind'] = 'cut'): Promise<ParsedCut<WorkedCut>> {
     const { bytes, start, end } = cut;
     const reuse = this.#reuse;
     this.#reuse = [];
-    const request: ToShiftThread = { kind: 'cut', cut: number, bytes, start, end, reuse };
+    const request: ToShiftThread = { kind, cut: number, bytes, start, end, reuse };
     // Its answer to a cut is a worked cut (settle above).
     return this.#thread.ask(request, cut, [bytes.buffer as ArrayBuffer, ...reuse]) as Promise<
       ParsedCut<WorkedCut>
@@ -118,10 +121,14 @@ class ShiftThread {
 /** The cuts of an export's report, worked on `threads` threads (1: this one). */
 export class ShiftThreads implements CutParser<WorkedCut> {
   readonly depth: number;
+  /** Split by division with a workbook: each spool run's records are kept for its sheet rows. */
+  readonly keepsSpoolSheetRows: boolean;
   readonly #threads: ShiftThread[];
   readonly #here: CutWorker | undefined;
   /** With one thread and a workbook: the records this thread keeps for the sheet rows. */
   readonly #hereSheetRows: SheetRowsKeeper | undefined;
+  /** Which cuts' records are kept for sheet rows: the report's (a workbook), or only the spool runs' (split). */
+  readonly #keepsReportSheetRows: boolean;
   /** Which thread made each answer's buffer. */
   readonly #makers = new WeakMap<ArrayBuffer, ShiftThread>();
   /** The next cut's number: it goes to thread number % threads, which keeps its records by it. */
@@ -129,8 +136,13 @@ export class ShiftThreads implements CutParser<WorkedCut> {
 
   constructor(threads: number, setup: CutWorkSetup) {
     const count = Math.max(1, Math.floor(threads));
+    this.keepsSpoolSheetRows = setup.division?.sheetRows === true;
+    this.#keepsReportSheetRows = setup.sheetRows === true;
     this.#here = count === 1 ? new CutWorker(setup) : undefined;
-    this.#hereSheetRows = count === 1 && setup.sheetRows === true ? new SheetRowsKeeper() : undefined;
+    this.#hereSheetRows =
+      count === 1 && (this.#keepsReportSheetRows || this.keepsSpoolSheetRows)
+        ? new SheetRowsKeeper()
+        : undefined;
     this.#threads = count === 1 ? [] : Array.from({ length: count }, (_, i) => new ShiftThread(setup, i + 1));
     // Two cuts a thread: one worked while the other's answer travels. With a workbook, one: each
     // cut's records stay on its thread until its sheet rows are asked for, and the sheet requests
@@ -143,13 +155,37 @@ export class ShiftThreads implements CutParser<WorkedCut> {
     const seq = this.#seq++;
     if (this.#here !== undefined) {
       const { worked, records } = this.#here.workKeepingRecords(cut);
-      this.#hereSheetRows?.keep(seq, records);
+      if (this.#keepsReportSheetRows) this.#hereSheetRows?.keep(seq, records);
       return { batch: { ...worked, seq }, ids: worked.ids };
     }
     const thread = this.#threads[seq % this.#threads.length] as ShiftThread;
     return thread.work(seq, cut).then((parsed) => {
       this.#makers.set(parsed.batch.buffer, thread);
       return { ...parsed, batch: { ...parsed.batch, seq } };
+    });
+  }
+
+  /**
+   * A run of a division's spool lines (whole lines, `bytes` its own buffer: it moves to the
+   * thread), worked into the division's outputs as a cut of the report is (division-split.ts).
+   * Numbered among the report's cuts, so that its thread keeps its records for the sheet rows.
+   */
+  workSpoolLines(bytes: Buffer): Promise<WorkedCut> {
+    const seq = this.#seq++;
+    const cut: ScannedCut = { bytes, start: 0, end: bytes.length, guessed: false };
+    if (this.#here !== undefined) {
+      try {
+        const { worked, records } = this.#here.workSpoolLines(cut);
+        if (this.keepsSpoolSheetRows) this.#hereSheetRows?.keep(seq, records);
+        return Promise.resolve({ ...worked, seq });
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+    const thread = this.#threads[seq % this.#threads.length] as ShiftThread;
+    return thread.work(seq, cut, 'spool').then((parsed) => {
+      this.#makers.set(parsed.batch.buffer, thread);
+      return { ...parsed.batch, seq };
     });
   }
 

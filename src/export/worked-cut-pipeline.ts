@@ -162,6 +162,11 @@ export interface WorkedCutPipelineOptions {
   readonly sheetRows?: SheetRowsThreads | undefined;
   /** The export is split by division: the threads render each row's spool line. */
   readonly spoolLines?: boolean;
+  /**
+   * The rows' ids are known to be unique (a division's spool, whose rows were exported once):
+   * no id is kept to find repeats.
+   */
+  readonly uniqueIds?: boolean;
 }
 
 export class WorkedCutPipeline {
@@ -170,6 +175,7 @@ export class WorkedCutPipeline {
   readonly #filtered: boolean;
   readonly #sheetRows: SheetRowsThreads | undefined;
   readonly #spoolLines: boolean;
+  readonly #uniqueIds: boolean;
   /** One object, refilled for each row the statistics read (they keep no row). */
   readonly #row = emptyRow();
   #fetched = 0;
@@ -184,6 +190,7 @@ export class WorkedCutPipeline {
     this.#filtered = options.filtered;
     this.#sheetRows = options.sheetRows;
     this.#spoolLines = options.spoolLines === true;
+    this.#uniqueIds = options.uniqueIds === true;
   }
 
   /** Takes the ranges the reader handed out together, in order. */
@@ -230,6 +237,11 @@ export class WorkedCutPipeline {
     };
   }
 
+  /** The division name of the last exported row (undefined before the first): its summaries show it. */
+  get lastDivisionName(): string | undefined {
+    return this.#exported === 0 ? undefined : this.#row.division_name;
+  }
+
   /** The summaries of every exported row so far. */
   finish(): ExportSummaries {
     return this.#aggregator.finish();
@@ -266,7 +278,7 @@ export class WorkedCutPipeline {
       else {
         const k = admitted++;
         const id = facts[k * FACTS + FACT.id] as number;
-        if (!this.#dedup.admitsId(id)) {
+        if (!this.#uniqueIds && !this.#dedup.admitsId(id)) {
           if (first >= 0) exported.takeRun(cut, first, end, spool);
           first = -1;
           continue;

@@ -7,7 +7,8 @@
 // - a Parquet export, alone or beside CSV and the workbook, is the same bytes whether its rows
 //   were worked on export threads (which convert their Parquet values) or on the export's thread;
 // - an export split by division is the same bytes whether its rows were worked on export threads
-//   (which render the division spool's lines) or on the export's thread;
+//   (which render the division spool's lines, then work each division's lines into its files) or
+//   on the export's thread;
 // - an export thread that dies fails the export, with or without a workbook, with
 //   EXPORT_THREAD_FAILED, publishes nothing, and does not hang.
 
@@ -248,14 +249,20 @@ describe('EXPORT_THREADS', () => {
     const onStart = (): void => {
       started++;
     };
+    const captured = capturingLogger();
     subscribe(renderThreadStarted.name, onStart);
     try {
-      expect(await exportWith(2, folder(), formats, silentLogger, split)).toEqual(one);
+      expect(await exportWith(2, folder(), formats, captured.logger, split)).toEqual(one);
     } finally {
       unsubscribe(renderThreadStarted.name, onStart);
     }
-    // The rows were worked on the two export threads, not on the export's thread.
+    // The rows were worked on the two export threads, not on the export's thread; so were the
+    // divisions' files, on the same two threads (no thread started for them), some divisions' spool
+    // cut into several runs (8 divisions: 25 runs on 2026-11-27).
     expect(started).toBe(2);
+    const written = captured.lines().find((line) => line.msg === 'divisions written');
+    expect(written?.divisions).toBe(one.divisions?.length);
+    expect(written?.threadRuns).toBeGreaterThan(one.divisions?.length ?? Infinity);
     expect(await exportWith(3, folder(), formats, silentLogger, { ...split, batchBytes: 1 })).toEqual(one);
   });
 

@@ -1,11 +1,13 @@
 // The export threads on their own: a cut worked on a thread is what the export's thread makes of
 // it, a cut that is not JSON comes back as the 'malformed' error a wrong guess is told by, and the
 // threads say what they hold, for EXPORT_MEMORY_MB; with a workbook, a thread renders a cut's
-// exported rows as the Shifts sheet holds them, once placed, from the records it kept.
+// exported rows as the Shifts sheet holds them, once placed, from the records it kept; a run of a
+// division spool's lines is worked on a thread into the same worked cut as the rows they came from.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { CutWorker, type CutWorkSetup } from '../../src/export/cut-work.js';
 import { ShiftThreads } from '../../src/export/shift-threads.js';
+import { spoolLine } from '../../src/export/division-spool.js';
 import type { SheetRows } from '../../src/export/sheet-rows-work.js';
 import type { ShiftRecord } from '../../src/domain/shift-record.js';
 import { renderShiftRowsXml, shiftRowValues } from '../../src/render/xlsx/shift-rows-xml.js';
@@ -274,5 +276,50 @@ describe('sheet rows on export threads', () => {
     expect(rows).toEqual({
       values: [records[1], records[2]].map((record) => shiftRowValues(record as ShiftRecord)),
     });
+  });
+});
+
+describe('division spool runs on export threads', () => {
+  it('works a run of spool lines into the worked cut of the rows they came from, sheet rows too', async () => {
+    const texts = ['Ivanova', 'Ива\u2028нова', 'a "quoted", line\nbreak', '😀 \ud800 lone'];
+    const rows = [1, 2, 3, 4, 5, 6].map((id) => ({
+      ...ROW,
+      id,
+      user_display_name: texts[id % texts.length] as string,
+      shop_locality: id % 2 === 0 ? null : 'Town',
+      start_location_match: id % 3 === 0 ? null : id % 3 === 1,
+    }));
+    const report: CutWorkSetup = { ...SETUP, parquet: true };
+    const { worked: expected, records } = new CutWorker(report).workKeepingRecords(
+      cutOf(JSON.stringify(rows)),
+    );
+    expect(records).toHaveLength(rows.length);
+    const lines = (): Buffer => {
+      const text = records.map((record) => `${spoolLine(record)}\n`).join('');
+      const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+      bytes.write(text);
+      return bytes;
+    };
+    const split: CutWorkSetup = {
+      ...SETUP,
+      csv: undefined,
+      spoolLines: true,
+      division: { csv: SETUP.csv, sheetRows: true, parquet: true },
+    };
+    threads = new ShiftThreads(2, split);
+    // Numbered among the report's cuts: the first report cut went to one thread, the run to the other.
+    await threads.parse(cutOf(JSON.stringify([ROW])));
+    const run = await threads.workSpoolLines(lines());
+    expect(run.seq).toBe(1);
+    expect(sameAs(run)).toEqual(sameAs(expected));
+    const styles = stylesAfter(records[0] as ShiftRecord);
+    const keep = new Uint8Array(records.length).fill(1);
+    const place = { firstRow: 2, sheetRowLimit: 100, styles };
+    const sheet = await threads.renderSheetRows({ ...place, seq: 1, from: 0, keep, last: true });
+    const xml = renderShiftRowsXml(records, 2, styles);
+    if (xml === undefined) expect(sheet).toEqual({ values: records.map(shiftRowValues) });
+    else expect(xmlOf(sheet).xml).toBe(xml.toString('utf8'));
+    // On the export's own thread, through the same code.
+    expect(sameAs(await new ShiftThreads(1, split).workSpoolLines(lines()))).toEqual(sameAs(expected));
   });
 });
