@@ -9,14 +9,15 @@
 // - an export split by division is the same bytes whether its rows were worked on export threads
 //   (which render the division spool's lines, then work each division's lines into its files) or
 //   on the export's thread;
-// - an export thread that dies fails the export, with or without a workbook, with
-//   EXPORT_THREAD_FAILED, publishes nothing, and does not hang.
+// - an export thread that dies fails the export, with or without a workbook, and split by division
+//   while the divisions' files are written, with EXPORT_THREAD_FAILED, publishes nothing, and does
+//   not hang.
 
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Worker } from 'node:worker_threads';
+import type { Transferable, Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportFormat } from '../../src/domain/export-format.js';
@@ -280,6 +281,35 @@ describe('EXPORT_THREADS', () => {
     } finally {
       unsubscribe(renderThreadStarted.name, onStart);
     }
+    expect(readdirSync(dest)).toEqual([]);
+  });
+
+  it('fails an export split by division when an export thread dies while the divisions are written, publishing nothing', async () => {
+    const dest = folder();
+    let ended = 0;
+    // The thread ends as it is sent its first run of a division's spool lines: the report is read
+    // by then, and the divisions' files are being written.
+    const onStart = (message: unknown): void => {
+      const thread = (message as { thread: Worker }).thread;
+      const post = thread.postMessage.bind(thread);
+      thread.postMessage = (value: unknown, transfer?: readonly Transferable[]): void => {
+        const request = (value as { request?: { kind?: string } }).request;
+        if (request?.kind === 'spool' && ended++ === 0) void thread.terminate();
+        post(value, transfer);
+      };
+    };
+    subscribe(renderThreadStarted.name, onStart);
+    try {
+      await expect(
+        exportWith(2, dest, ['csv', 'xlsx'], silentLogger, { split: 'division' }),
+      ).rejects.toMatchObject({
+        code: 'EXPORT_THREAD_FAILED',
+        retryable: true,
+      });
+    } finally {
+      unsubscribe(renderThreadStarted.name, onStart);
+    }
+    expect(ended).toBeGreaterThan(0);
     expect(readdirSync(dest)).toEqual([]);
   });
 
