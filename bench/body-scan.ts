@@ -3,14 +3,16 @@
 // its CPU is not counted here) serves the report; round after round, three things are timed, each
 // on its own:
 // - `read (drainReport)`: the report read as the reader reads it (undici, ResponseBody, identity:
-//   the request the export sends) and discarded unparsed;
+//   the request the export sends) and discarded unparsed; its cost a row follows how fast the
+//   sandbox writes (a slower writer, smaller socket reads, more of them), so compare it in turns;
 // and, over the body downloaded once and fed in `--chunk`-byte chunks (64 KiB, what the socket and
-// the decoder hand out):
+// the decoder hand out; in an export whose reader is busy, the body stream's iterator joins what
+// undici buffered, up to 2 MiB, so try `--chunk 2000000` too):
 // - `JsonArrayScanner`: pushCuts/endCuts as the report reader calls them, each guessed cut confirmed
 //   (whether it parses is checked once, before the rounds, not timed: the export threads parse);
 // - `ElementScan.scan alone`: the byte scan over the whole body, as after a wrong guess (the scan
 //   path's cost a row, whatever share of the body takes it).
-// Times are CPU (process.cpuUsage: this thread plus V8's helpers). Medians of `--rounds` rounds, in
+// Times are CPU (process.cpuUsage: this thread plus V8's background threads). Medians of `--rounds` rounds, in
 // CPU-µs per row and MB/s of body per CPU-second.
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -136,6 +138,7 @@ try {
   cuts = cutBody(body, true);
   if (scanBody(body) !== body.lastIndexOf(0x5d))
     throw new Error('body-scan: the scan missed the closing "]"');
+  await readMicros(client); // a first read warms the client up (its code, the connection)
   for (let round = 0; round < ROUNDS; round++) {
     reads.push(await readMicros(client));
     scanner.push(cpuMicros(() => cutBody(body, false)));
