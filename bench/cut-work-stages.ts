@@ -1,4 +1,4 @@
-// node dist/bench/cut-work-stages.js [--rows N] [--rounds N] [--sheet] [--only work]: what each stage of an
+// node dist/bench/cut-work-stages.js [--rows N] [--rounds N] [--sheet] [--only work|take|csv|sheet]: what each stage of an
 // export thread's work (export/cut-work.ts) costs a row, on one thread. A sandbox started in this
 // process serves its report once (the request the export sends, uncompressed), the body is cut as
 // the reader cuts it (JsonArrayScanner, 64 KiB chunks), and then, cut by cut as an export thread
@@ -11,7 +11,9 @@
 // `--sheet` adds a stage apart from work(), `sheet rows`: a workbook's rows of the cut as its
 // thread renders them when the export's thread asks (export/sheet-rows-work.ts), every style
 // registered. Off by default: what it leaves for the collector is charged to the stages after it.
-// `--only work` runs work() alone, for `node --cpu-prof`. `--only take` times what the export's own
+// `--only work` runs work() alone, for `node --cpu-prof`; `--only csv` and `--only sheet` time the
+// CSV records or the sheet rows alone over the cuts' rows made once beforehand (for a profile of
+// that one stage, or before/after turns of a change to it). `--only take` times what the export's own
 // thread does with the worked cuts (WorkedCutPipeline.take: duplicates, statistics, the exported
 // rows' runs), each cut taken whole, in CPU-µs per row of the report.
 // Figures: docs/performance.md ("Where an export thread's CPU goes").
@@ -156,8 +158,44 @@ if (values.only === 'take') {
   process.exit(0);
 }
 
+/** Style ids as a Shifts sheet has them after its first rows: what they are changes no cost. */
+const SHEET_STYLES: ShiftStyleIds = {
+  columns: SHIFT_COLUMNS.map((_, i) => i + 1),
+  unstyled: [[0, 0]],
+  row: 0,
+};
 const hasher = new RowHasher<ShiftRecord>(SHIFT_COLUMNS);
 const encoder = new CsvRecordEncoder(SHIFT_COLUMNS, setup.csv ?? { delimiter: ',', bom: false });
+
+if (values.only === 'csv' || values.only === 'sheet') {
+  // The cuts' rows in the window, made once; then only the one stage, round after round.
+  const rowsOfCuts = cuts.map((cut) => {
+    const rows = parseCut(cut);
+    const records: ShiftRecord[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      const valid = validateShift(rows[i], rows.texts, i);
+      if (isRejected(valid)) continue;
+      const record = localiseShift(valid);
+      enrichShift(record, setup.divisions);
+      records.push(record);
+    }
+    rows.texts?.release();
+    const window = new BusinessDayWindow(period);
+    return records.filter((record) => window.admits(record));
+  });
+  const render =
+    values.only === 'csv'
+      ? (records: ShiftRecord[]) => encoder.records(records)
+      : (records: ShiftRecord[]) => renderShiftRowsXml(records, 2, SHEET_STYLES);
+  const times: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    times.push(cpuMicros(() => rowsOfCuts.forEach(render)));
+  }
+  process.stdout.write(
+    `${values.only === 'csv' ? 'CSV records' : 'sheet rows'}: ${(median(times) / rowCount).toFixed(2)} CPU-µs a row (least ${(Math.min(...times) / rowCount).toFixed(2)})\n`,
+  );
+  process.exit(0);
+}
 const worker = new CutWorker(setup);
 const STAGES = [
   'parse (UTF-8, JSON.parse)',
@@ -171,13 +209,6 @@ const STAGES = [
 /** The stages work() runs: the sheet rows, after them, it does not. */
 const WORK_STAGES = STAGES.length;
 if (values.sheet === true) STAGES.push('sheet rows (renderShiftRowsXml)');
-
-/** Style ids as a Shifts sheet has them after its first rows: what they are changes no cost. */
-const SHEET_STYLES: ShiftStyleIds = {
-  columns: SHIFT_COLUMNS.map((_, i) => i + 1),
-  unstyled: [[0, 0]],
-  row: 0,
-};
 
 /** One cut through the stages as work() runs them, each timed on its own; CPU-µs per stage added to `spent`. */
 function stagesOf(cut: ScannedCut, spent: Float64Array): void {
