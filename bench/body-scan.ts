@@ -28,7 +28,9 @@ import { JsonArrayScanner } from '../src/wfm/json-array-scanner.js';
 import { parseCut, type ScannedCut } from '../src/wfm/scanned-cut.js';
 import { WfmClient } from '../src/wfm/wfm-client.js';
 import { SANDBOX_END_DATE, startBenchSandbox } from './child-server.js';
+import { median } from './bench-lines.js';
 import { downloadReport } from './report-file.js';
+import { cpuMicros } from './thread-cpu.js';
 
 const { values } = parseArgs({
   options: {
@@ -108,18 +110,6 @@ function scanBody(body: Buffer): number {
     scan.scannedTo = at + part.length;
   }
   throw new Error('body-scan: no closing "]"');
-}
-
-function cpuMicros(run: () => void): number {
-  const start = process.cpuUsage();
-  run();
-  const used = process.cpuUsage(start);
-  return used.user + used.system;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
 const sandbox = await startBenchSandbox(ROWS, DAYS);

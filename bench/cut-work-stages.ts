@@ -42,7 +42,9 @@ import { JsonArrayScanner } from '../src/wfm/json-array-scanner.js';
 import { parseCut, type ScannedCut } from '../src/wfm/scanned-cut.js';
 import { WfmClient } from '../src/wfm/wfm-client.js';
 import { SANDBOX_END_DATE } from './child-server.js';
+import { median } from './bench-lines.js';
 import { downloadReport } from './report-file.js';
+import { cpuMicros } from './thread-cpu.js';
 
 const { values } = parseArgs({
   options: {
@@ -111,19 +113,6 @@ function cutsOf(body: Buffer): ScannedCut[] {
   queue.push(...scanner.endCuts());
   take();
   return cuts;
-}
-
-/** CPU-µs of `run`, this thread and V8's helpers. */
-function cpuMicros(run: () => void): number {
-  const start = process.cpuUsage();
-  run();
-  const used = process.cpuUsage(start);
-  return used.user + used.system;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
 const { cuts, setup } = await fetchReport();
