@@ -27,7 +27,7 @@ import {
 } from '../render/parquet/parquet-cells.js';
 import { idsOf } from '../wfm/resume-position.js';
 import { parseCut, type ScannedCut } from '../wfm/scanned-cut.js';
-import { SpoolLineEncoder } from './division-spool.js';
+import { SpoolLineEncoder, spoolRecords } from './division-spool.js';
 import { SpareBuffers } from './spare-buffers.js';
 
 /** What a thread works cuts with: the same on every thread. */
@@ -227,17 +227,13 @@ export class CutWorker {
   } {
     const encoders = this.#division;
     if (encoders === undefined) throw new Error('these threads work no division spool cuts');
-    const text = Buffer.from(cut.bytes.buffer, cut.bytes.byteOffset, cut.bytes.byteLength).toString(
-      'utf8',
-      cut.start,
-      cut.end,
+    const records = spoolRecords(
+      Buffer.from(cut.bytes.buffer, cut.bytes.byteOffset, cut.bytes.byteLength).toString(
+        'utf8',
+        cut.start,
+        cut.end,
+      ),
     );
-    const records: ShiftRecord[] = [];
-    let from = 0;
-    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', from)) {
-      records.push(JSON.parse(text.slice(from, end)) as ShiftRecord);
-      from = end + 1;
-    }
     const n = records.length;
     if (this.#outcomes.length < n) this.#outcomes = new Uint8Array(n * 2);
     this.#outcomes.fill(ROW_ADMITTED, 0, n);

@@ -23,6 +23,17 @@ export function spoolLine(record: ShiftRecord): string {
   return JSON.stringify(record);
 }
 
+/** The records of spool lines, each followed by its line break: spoolLine's inverse. */
+export function spoolRecords(lines: string): ShiftRecord[] {
+  const records: ShiftRecord[] = [];
+  let from = 0;
+  for (let end = lines.indexOf('\n'); end >= 0; end = lines.indexOf('\n', from)) {
+    records.push(JSON.parse(lines.slice(from, end)) as ShiftRecord);
+    from = end + 1;
+  }
+  return records;
+}
+
 /** Scratch bytes kept between cuts up to this size; a larger one, grown for huge lines, is let go. */
 const MAX_SCRATCH_BYTES = 4 * 1024 * 1024;
 
@@ -109,14 +120,7 @@ export class DivisionSpool {
       const length = division.blocks[i + 1] ?? 0;
       if (buffer.length < length) buffer = Buffer.allocUnsafe(length);
       file.readInto(buffer, length, start);
-      const text = buffer.toString('utf8', 0, length);
-      const records: ShiftRecord[] = [];
-      let from = 0;
-      for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', from)) {
-        records.push(JSON.parse(text.slice(from, end)) as ShiftRecord);
-        from = end + 1;
-      }
-      yield records;
+      yield spoolRecords(buffer.toString('utf8', 0, length));
     }
   }
 
