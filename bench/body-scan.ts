@@ -24,11 +24,10 @@ import { loadWfmConfig, requireUpstream } from '../src/config/wfm-config.js';
 import { upstreamWindow, type Period } from '../src/domain/period.js';
 import { silentLogger } from '../src/logger.js';
 import { ElementScan } from '../src/wfm/element-scan.js';
-import { JsonArrayScanner } from '../src/wfm/json-array-scanner.js';
-import { parseCut, type ScannedCut } from '../src/wfm/scanned-cut.js';
 import { WfmClient } from '../src/wfm/wfm-client.js';
 import { SANDBOX_END_DATE, startBenchSandbox } from './child-server.js';
 import { median } from './bench-lines.js';
+import { cutBody } from './cut-body.js';
 import { downloadReport } from './report-file.js';
 import { cpuMicros } from './thread-cpu.js';
 
@@ -67,37 +66,6 @@ async function readMicros(client: WfmClient): Promise<number> {
   return used.user + used.system;
 }
 
-/** The body through the scanner as the reader feeds it; `check` parses each cut (untimed run). */
-function cutBody(body: Buffer, check: boolean): number {
-  const scanner = new JsonArrayScanner({ maxBodyBytes: body.length, maxRowBytes: 16 * 1024 * 1024 });
-  let queue: ScannedCut[] = [];
-  let count = 0;
-  const take = (): void => {
-    while (queue.length > 0) {
-      const cut = queue.shift() as ScannedCut;
-      if (check) {
-        try {
-          parseCut(cut);
-        } catch (error) {
-          if (!cut.guessed) throw error;
-          queue = scanner.rewind(cut);
-          continue;
-        }
-      }
-      scanner.confirm(cut);
-      scanner.recycle(cut.bytes);
-      count++;
-    }
-  };
-  for (let at = 0; at < body.length; at += CHUNK) {
-    queue.push(...scanner.pushCuts(body.subarray(at, at + CHUNK)));
-    take();
-  }
-  queue.push(...scanner.endCuts());
-  take();
-  return count;
-}
-
 /** The byte scan alone over the body's elements, chunk by chunk; the offset of the closing `]`. */
 function scanBody(body: Buffer): number {
   const scan = new ElementScan(16 * 1024 * 1024, Number.MAX_SAFE_INTEGER);
@@ -125,13 +93,13 @@ let rows: number;
 let cuts: number;
 try {
   ({ body, rows } = await fetchBody(sandbox.url));
-  cuts = cutBody(body, true);
+  cuts = cutBody(body, CHUNK, true);
   if (scanBody(body) !== body.lastIndexOf(0x5d))
     throw new Error('body-scan: the scan missed the closing "]"');
   await readMicros(client); // a first read warms the client up (its code, the connection)
   for (let round = 0; round < ROUNDS; round++) {
     reads.push(await readMicros(client));
-    scanner.push(cpuMicros(() => cutBody(body, false)));
+    scanner.push(cpuMicros(() => cutBody(body, CHUNK, false)));
     scanAlone.push(cpuMicros(() => scanBody(body)));
   }
 } finally {

@@ -38,11 +38,11 @@ import { isRejected, validateShift } from '../src/pipeline/validate.js';
 import { BusinessDayWindow } from '../src/pipeline/window.js';
 import { CsvRecordEncoder } from '../src/render/csv/csv-table-writer.js';
 import { renderShiftRowsXml, type ShiftStyleIds } from '../src/render/xlsx/shift-rows-xml.js';
-import { JsonArrayScanner } from '../src/wfm/json-array-scanner.js';
 import { parseCut, type ScannedCut } from '../src/wfm/scanned-cut.js';
 import { WfmClient } from '../src/wfm/wfm-client.js';
 import { SANDBOX_END_DATE } from './child-server.js';
 import { median } from './bench-lines.js';
+import { cutBody } from './cut-body.js';
 import { downloadReport } from './report-file.js';
 import { cpuMicros } from './thread-cpu.js';
 
@@ -88,30 +88,8 @@ async function fetchReport(): Promise<{ cuts: ScannedCut[]; setup: CutWorkSetup 
 
 /** The body cut as the report reader cuts it, each cut's bytes copied out of the scanner's pool. */
 function cutsOf(body: Buffer): ScannedCut[] {
-  const scanner = new JsonArrayScanner({ maxBodyBytes: body.length, maxRowBytes: 16 * 1024 * 1024 });
   const cuts: ScannedCut[] = [];
-  let queue: ScannedCut[] = [];
-  const take = (): void => {
-    while (queue.length > 0) {
-      const cut = queue.shift() as ScannedCut;
-      try {
-        parseCut(cut);
-      } catch (error) {
-        if (!cut.guessed) throw error;
-        queue = scanner.rewind(cut);
-        continue;
-      }
-      scanner.confirm(cut);
-      cuts.push({ ...cut, bytes: Buffer.from(cut.bytes) });
-      scanner.recycle(cut.bytes);
-    }
-  };
-  for (let at = 0; at < body.length; at += 64 * 1024) {
-    queue.push(...scanner.pushCuts(body.subarray(at, at + 64 * 1024)));
-    take();
-  }
-  queue.push(...scanner.endCuts());
-  take();
+  cutBody(body, 64 * 1024, true, (cut) => cuts.push({ ...cut, bytes: Buffer.from(cut.bytes) }));
   return cuts;
 }
 
