@@ -49,9 +49,11 @@ a job runs on one worker at a time.
 
 On SIGTERM or SIGINT the worker takes no new job, lets running exports finish within
 SHUTDOWN_GRACE_MS, then aborts them (nothing is published) and hands them back to the queue for
-another worker; a second signal skips the wait. Exit code 0 once stopped with every running export
-finished; 1 when exports had to be aborted so (or Redis cannot be reached at start); 2 for bad
-flags or configuration.
+another worker; a second signal skips the wait. Every step of the stop is bounded and logged
+("stop step <name>: done" or "... cut short"), so it stops even while Redis is down or failing
+over. Exit code 0 once stopped with every running export finished or handed back; 1 when one
+could be neither (its lock expires and another worker takes it) or Redis cannot be reached at
+start; 2 for bad flags or configuration.
 
 With NOTIFY_WEBHOOK_URL set it also delivers webhooks (export.published, export.failed,
 backfill.completed) from the queue "shift-export-notifications", retried NOTIFY_ATTEMPTS times.
