@@ -12,14 +12,43 @@ import { killAll, spawnWorker, type WorkerChild } from './worker-child.js';
 
 export const API_TOKEN = 'queue-round-api-token-7d3e';
 
-/** Resolves once a worker child has logged that it started (readiness of a spawned process). */
-export async function workerStarted(worker: WorkerChild, timeoutMs = 30_000): Promise<void> {
+/**
+ * Resolves with the first JSON log line of a worker child for which `matches` holds (readiness of
+ * a spawned process, or a state it reached); fails when the worker exits or `timeoutMs` passes.
+ */
+export async function workerLogged(
+  worker: WorkerChild,
+  matches: (line: Record<string, unknown>) => boolean,
+  timeoutMs = 30_000,
+): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs;
-  while (!worker.stderr().includes('"msg":"worker started"')) {
+  let seen = 0;
+  for (;;) {
+    const lines = worker.stderr().split('\n');
+    // The last element is a line still being written.
+    for (; seen < lines.length - 1; seen++) {
+      const text = lines[seen]!;
+      const line = jsonLine(text);
+      if (line !== undefined && matches(line)) return line;
+    }
     if (worker.child.exitCode !== null) throw new Error(`worker exited: ${worker.stderr().trim()}`);
-    if (Date.now() > deadline) throw new Error(`worker did not start: ${worker.stderr().trim()}`);
+    if (Date.now() > deadline) throw new Error(`worker did not log that: ${worker.stderr().trim()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+function jsonLine(text: string): Record<string, unknown> | undefined {
+  if (!text.startsWith('{')) return undefined;
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resolves once a worker child has logged that it started. */
+export async function workerStarted(worker: WorkerChild, timeoutMs = 30_000): Promise<void> {
+  await workerLogged(worker, (line) => line['msg'] === 'worker started', timeoutMs);
 }
 
 /** Starts `shift-export worker` with `env` and waits until it says it started. */
