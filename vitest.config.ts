@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { useTestsTempFolder } from './test/support/tests-temp-folder.js';
 
 // Each test file gets a TMPDIR of its own in here (test/support/leak-guard.ts), checked and removed
-// at its end. A file whose tests are all skipped never runs that check, so its empty folder goes
-// with this one when vitest exits.
-const testsTemp = mkdtempSync(join(tmpdir(), 'shift-export-tests-'));
-process.env['SHIFT_EXPORT_TESTS_TMPDIR'] = testsTemp;
-process.once('exit', () => rmSync(testsTemp, { recursive: true, force: true }));
+// at its end.
+useTestsTempFolder();
 
 // Two projects, so that each script says what it runs: `unit` (*.test.ts: pure logic, no server,
 // `npm run test:unit`) and `int` (*.int.test.ts, e2e/ among them: real Redis, sandbox, S3 server,

@@ -6,8 +6,7 @@
 // for the kill), a real redis-server, the sandbox and a real SMTP server on
 // 127.0.0.1; the job logs are kept for the secret sweep.
 
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Job, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, it } from 'vitest';
@@ -21,7 +20,7 @@ import type { RunningSandbox } from 'wfm-sandbox';
 import { QUICK_TAKEOVER_ENV, startHarness, type Harness } from '../queue/support/queue-harness.js';
 import { freePort, startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startSmtpReceiver } from '../support/smtp-receiver.js';
-import { keepText, WFM_SECRET_TOKEN } from './support/evidence.js';
+import { evidenceFolder, keepText, WFM_SECRET_TOKEN } from './support/evidence.js';
 import { openQueueWorld } from './support/queue-world.js';
 import { scenario } from './support/scenario.js';
 import { startScenarioSandbox, sourceShape } from './support/scenario-sandbox.js';
@@ -154,7 +153,7 @@ describe('e-mail faults', () => {
   });
 
   it('a worker killed between publishing and sending', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'mail-killed-')), 'exports.yaml');
+    const file = join(evidenceFolder('mail-killed'), 'exports.yaml');
     writeFileSync(
       file,
       [

@@ -5,8 +5,7 @@
 // signal lands is found from the job's progress events; the upstream answers slowly (latencyMs) so
 // the export is still under way then.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { JOB_NAMES } from '../../src/queue/queue-names.js';
@@ -16,6 +15,7 @@ import { exportJobData } from '../../src/queue/export-job-data.js';
 import { waitForJob } from '../../src/queue/wait-for-job.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { checkLocalExport } from './support/exported-ids.js';
+import { evidenceFolder } from './support/evidence.js';
 import { expectedIds } from './support/expected-rows.js';
 import { QUICK_TAKEOVER_ENV } from '../queue/support/queue-harness.js';
 import { fetching, openQueueWorld, workerReady, type QueueWorld } from './support/queue-world.js';
@@ -161,7 +161,7 @@ describe('process faults', () => {
       }),
     ));
   it('keeps the schedules when SIGHUP finds a broken EXPORTS_FILE, and the scheduled run still exports', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'sighup-broken-')), 'exports.yaml');
+    const file = join(evidenceFolder('sighup-broken'), 'exports.yaml');
     const valid = [
       'exports:',
       '  - name: five-days',

@@ -1,5 +1,7 @@
 // A queue scenario's world: a harness (producer, env for worker children, capturing logger) over a
-// real redis-server and the scenario sandbox, its exports in an evidence folder. finish() keeps
+// real redis-server and the scenario sandbox, its exports in an evidence folder, and the worker
+// children started in it (the leak guard counts them as the world's, whichever test started them;
+// finish() stops them). finish() keeps
 // every log line and a dump of every Redis key under the harness's prefix for the secret sweep,
 // then removes them.
 
@@ -9,6 +11,7 @@ import { Redis } from 'ioredis';
 import type { RunningSandbox } from 'wfm-sandbox';
 import { startHarness, type Harness } from '../../queue/support/queue-harness.js';
 import { killAll, spawnWorker, type WorkerChild } from '../../queue/support/worker-child.js';
+import { currentLeakScope, inLeakScope } from '../../support/leak-guard.js';
 import { evidenceFolder, keepText, WFM_SECRET_TOKEN } from './evidence.js';
 
 export interface QueueWorld {
@@ -34,11 +37,14 @@ export async function openQueueWorld(
     env: { EXPORT_DEST: dest, WFM_RETRY_ATTEMPTS: '3', WFM_RETRY_BASE_DELAY_MS: '50', ...env },
   });
   const workers: WorkerChild[] = [];
+  // The world's workers are the world's: stopped by finish(), so they live as long as it does
+  // (a file's world, opened in beforeAll, keeps a worker a test started for the tests after it).
+  const scope = currentLeakScope();
   return {
     harness,
     dest,
     worker(extra = {}) {
-      const w = spawnWorker({ ...harness.env, ...extra });
+      const w = inLeakScope(scope, () => spawnWorker({ ...harness.env, ...extra }));
       workers.push(w);
       return w;
     },
