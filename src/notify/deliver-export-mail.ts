@@ -16,7 +16,8 @@ import {
   type MailManifestFile,
 } from './mail-message.js';
 import { planMail, type PlannedMessage } from './mail-plan.js';
-import type { MailDivision, MailSettings, SkippedRecipient } from './mail-recipients.js';
+import type { ReportLanguage } from '../i18n/report-language.js';
+import type { LanguageFallback, MailDivision, MailSettings, SkippedRecipient } from './mail-recipients.js';
 import type { SentLog } from './mail-sent-log.js';
 import type { MailAttachment, MailSender } from './smtp-sender.js';
 
@@ -54,6 +55,8 @@ export type MessageStatus = 'sent' | 'already_sent' | 'refused' | 'failed';
 export interface MessageReport {
   readonly key: string;
   readonly division_id: number | null;
+  /** The language the message was written in. */
+  readonly lang: ReportLanguage;
   readonly recipients: number;
   readonly status: MessageStatus;
   /** Recipients the server refused with a 5xx (recorded; not retried). */
@@ -69,6 +72,8 @@ export interface MailDeliveryReport {
   readonly export_id: string;
   readonly messages: readonly MessageReport[];
   readonly skipped: readonly SkippedRecipient[];
+  /** Managers who got the definition's language because theirs has no catalog or is not a tag. */
+  readonly language_fallbacks: readonly LanguageFallback[];
   /** Divisions (null: the whole export) not sent because `when: changed` found no change. */
   readonly unchanged: readonly (number | null)[];
   /** Messages that failed for now (SMTP unreachable, 4xx): another attempt may send them. */
@@ -125,10 +130,11 @@ async function prepareFiles(input: DeliverExportMailInput, message: PlannedMessa
 async function sendOne(input: DeliverExportMailInput, message: PlannedMessage): Promise<MessageReport> {
   const now = input.now ?? (() => new Date());
   const recipients = message.to.length + message.cc.length;
-  const base = { key: message.key, division_id: message.division_id, recipients };
+  const base = { key: message.key, division_id: message.division_id, lang: message.lang, recipients };
   const log = input.logger.child({
     definition: input.definition,
     division: message.division_id,
+    lang: message.lang,
     message: message.key,
   });
   const earlier = await input.sentLog.find(message.key);
@@ -217,6 +223,11 @@ export async function deliverExportMail(input: DeliverExportMailInput): Promise<
   const plan = planMail(input.email, input.manifest, input.divisions);
   const log = input.logger.child({ definition: input.definition, exportId: input.manifest.export_id });
   for (const s of plan.skipped) log.warn(s, 'no delivery e-mail for this recipient');
+  for (const f of plan.fallbacks)
+    log.info(
+      f,
+      "delivery e-mail in the definition's language: the manager's own has no catalog or is not a language tag",
+    );
   if (plan.unchanged.length > 0)
     log.info(
       { divisions: plan.unchanged },
@@ -230,6 +241,7 @@ export async function deliverExportMail(input: DeliverExportMailInput): Promise<
     export_id: input.manifest.export_id,
     messages,
     skipped: plan.skipped,
+    language_fallbacks: plan.fallbacks,
     unchanged: plan.unchanged,
     pending: messages.filter((m) => m.status === 'failed').length,
   };
