@@ -8,9 +8,9 @@
 import type { Readable } from 'node:stream';
 import { describeError, isShiftExportError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { PreviousPublished } from './mail-glance.js';
 import {
   composeMessage,
-  tooLargeReason,
   type FileDelivery,
   type MailManifest,
   type MailManifestFile,
@@ -31,6 +31,11 @@ export interface ExportFiles {
   ): Promise<
     { readonly kind: 'url'; readonly url: string } | { readonly kind: 'path'; readonly path: string }
   >;
+  /**
+   * The same definition's previous period as published in the same destination, for the mail's
+   * comparison; undefined when there is none. Absent: the mail compares with nothing.
+   */
+  previousPublished?(): Promise<PreviousPublished | undefined>;
 }
 
 export interface DeliverExportMailInput {
@@ -104,20 +109,20 @@ async function prepareFiles(input: DeliverExportMailInput, message: PlannedMessa
         deliveries.push({ kind: 'attached', file });
         continue;
       }
-      const reason = tooLargeReason(input.maxAttachmentBytes);
+      const limitBytes = input.maxAttachmentBytes;
       try {
         const link = await input.files.link(file.path);
         deliveries.push(
           link.kind === 'url'
-            ? { kind: 'url', file, url: link.url, reason }
-            : { kind: 'path', file, path: link.path, reason },
+            ? { kind: 'url', file, url: link.url, limitBytes }
+            : { kind: 'path', file, path: link.path, limitBytes },
         );
       } catch (error) {
         input.logger.warn(
           { file: file.path, reason: describeError(error) },
           'could not link a file of a delivery e-mail',
         );
-        deliveries.push({ kind: 'missing', file, reason: `${reason}; a link could not be made` });
+        deliveries.push({ kind: 'missing', file, limitBytes });
       }
     }
   } catch (error) {
@@ -127,7 +132,11 @@ async function prepareFiles(input: DeliverExportMailInput, message: PlannedMessa
   return { deliveries, attachments };
 }
 
-async function sendOne(input: DeliverExportMailInput, message: PlannedMessage): Promise<MessageReport> {
+async function sendOne(
+  input: DeliverExportMailInput,
+  message: PlannedMessage,
+  previous: PreviousPublished | undefined,
+): Promise<MessageReport> {
   const now = input.now ?? (() => new Date());
   const recipients = message.to.length + message.cc.length;
   const base = { key: message.key, division_id: message.division_id, lang: message.lang, recipients };
@@ -172,6 +181,8 @@ async function sendOne(input: DeliverExportMailInput, message: PlannedMessage): 
     manifest: input.manifest,
     division,
     files: prepared.deliveries,
+    language: message.lang,
+    previous,
   });
   const attached = prepared.attachments.length;
   const linked = prepared.deliveries.length - attached;
@@ -218,6 +229,28 @@ async function sendOne(input: DeliverExportMailInput, message: PlannedMessage): 
   }
 }
 
+/**
+ * The previous period's manifest, read once for every message of the delivery. A comparison is
+ * worth a line of the mail, not the mail: when it cannot be read, the mail says there is nothing
+ * to compare with, and the log says why.
+ */
+async function previousPublished(
+  input: DeliverExportMailInput,
+  log: Logger,
+): Promise<PreviousPublished | undefined> {
+  try {
+    const previous = await input.files.previousPublished?.();
+    log.debug({ previous: previous?.period ?? null }, 'previous period for the delivery e-mail');
+    return previous;
+  } catch (error) {
+    log.warn(
+      { reason: describeError(error) },
+      "the previous period's manifest could not be read; the delivery e-mail compares with nothing",
+    );
+    return undefined;
+  }
+}
+
 /** Sends the mail of one published export; see the file's head. Never throws for one message. */
 export async function deliverExportMail(input: DeliverExportMailInput): Promise<MailDeliveryReport> {
   const plan = planMail(input.email, input.manifest, input.divisions);
@@ -233,9 +266,10 @@ export async function deliverExportMail(input: DeliverExportMailInput): Promise<
       { divisions: plan.unchanged },
       'no delivery e-mail: nothing changed since the previous export (when: changed)',
     );
+  const previous = plan.messages.length === 0 ? undefined : await previousPublished(input, log);
   const messages: MessageReport[] = [];
   // One at a time: a division's mail is small, and a struggling SMTP server is not made busier.
-  for (const message of plan.messages) messages.push(await sendOne(input, message));
+  for (const message of plan.messages) messages.push(await sendOne(input, message, previous));
   return {
     definition: input.definition,
     export_id: input.manifest.export_id,

@@ -14,6 +14,7 @@
 import type { DivisionManager } from 'wfm-contract/division';
 import type { ExportFormat } from '../domain/export-format.js';
 import { isPlainAddress } from '../domain/mail-address.js';
+import { mailMessages } from '../i18n/mail/mail-catalog.js';
 import { chooseLanguage, type ReportLanguage } from '../i18n/report-language.js';
 
 /** `to:` meaning each division's managers (the definitions' DIVISION_MANAGERS). */
@@ -77,14 +78,8 @@ export const SKIP_REASONS = [
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
-const SKIP_TEXT: Readonly<Record<SkipReason, string>> = {
-  inactive: 'the manager is not active',
-  invite_not_accepted: 'the manager has not accepted the invitation',
-  login_not_an_address: 'the login is not an e-mail address',
-  not_an_address: 'not an e-mail address',
-  division_not_found: 'the upstream does not list this division (or its managers)',
-  no_recipient: 'the division has no manager who can get mail',
-};
+/** The job's result and the log are the operator's, in English; the catalog has every language's. */
+const SKIP_TEXT: Readonly<Record<SkipReason, string>> = mailMessages('en').skipReasons;
 
 /** Someone (or a division) that gets no mail, and why: in the job's result and the log. */
 export interface SkippedRecipient {
