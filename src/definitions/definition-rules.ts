@@ -7,6 +7,7 @@
 import type { ExportConfig } from '../config/export-config.js';
 import { parseDestination } from '../destination-address.js';
 import { ShiftExportError } from '../errors.js';
+import { DEFAULT_REPORT_LANGUAGE } from '../i18n/report-language.js';
 import type { DefinitionEntry } from './definition-schema.js';
 import { canonicalFormats, shown } from './definition-schema.js';
 import {
@@ -103,6 +104,8 @@ export function resolveEntry(
                   cc: Object.freeze([...email.cc]),
                   attach: Object.freeze([...attach]),
                   when: email.when,
+                  // Every mail in English until the definitions have a `lang` of their own.
+                  lang: DEFAULT_REPORT_LANGUAGE,
                 }),
           webhooks: Object.freeze([...(entry.deliver.webhook ?? [])]),
         });

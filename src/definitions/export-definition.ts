@@ -6,6 +6,7 @@
 
 import type { ExportFormat } from '../domain/export-format.js';
 import type { ParsedDestination } from '../destination-address.js';
+import type { ReportLanguage } from '../i18n/report-language.js';
 import type { DefinitionSchedule } from './next-runs.js';
 import type { PeriodRule } from './period-rule.js';
 
@@ -25,6 +26,8 @@ export interface EmailDelivery {
   readonly attach: readonly ExportFormat[];
   /** `changed`: only when the export's rows differ from the previous export of the period. */
   readonly when: EmailWhen;
+  /** The language of the mail to fixed addresses and to managers whose own has no catalog. */
+  readonly lang: ReportLanguage;
 }
 
 export interface Delivery {

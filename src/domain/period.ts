@@ -3,7 +3,7 @@
 // +14:00, so the upstream request is widened: start_time >= from - 14 h and < to + 1 day + 12 h.
 
 import { InvalidRequestError } from '../errors.js';
-import { formatDay, parseDay, SECONDS_PER_DAY } from 'wfm-contract/civil-time';
+import { civilFromDays, daysFromCivil, formatDay, parseDay, SECONDS_PER_DAY } from 'wfm-contract/civil-time';
 import { formatLocalDateTime } from 'wfm-contract/local-date-time';
 
 export const MIN_OFFSET_MINUTES = -720;
@@ -99,4 +99,35 @@ export function upstreamWindow(period: Period): UtcWindow {
     startGte: formatLocalDateTime(first * SECONDS_PER_DAY - MAX_OFFSET_MINUTES * 60),
     startLt: formatLocalDateTime((last + 1) * SECONDS_PER_DAY - MIN_OFFSET_MINUTES * 60),
   };
+}
+
+/**
+ * Where the previous period of a definition's period is published, most likely first: the calendar
+ * month before a whole month (`last-month`); otherwise the same number of days just before
+ * (`yesterday`, `last-week`, `last-N-days`), and, for a period that starts on the 1st and ends
+ * before the month does (`month-to-date`), the same days of the month before. Every definition's
+ * periods follow from its rule, and a definition has a destination of its own, so the first of
+ * these published under the definition's destination is its previous period; the period alone
+ * tells them apart (a week that starts on the 1st finds the week before it first).
+ */
+export function previousPeriods(period: Period): Period[] {
+  const { first, last } = periodDayRange(period);
+  const start = civilFromDays(first);
+  const end = civilFromDays(last);
+  const monthStart = (year: number, month: number): number => daysFromCivil(year, month, 1);
+  const startsMonth = start.day === 1;
+  const nextMonth = end.month === 12 ? monthStart(end.year + 1, 1) : monthStart(end.year, end.month + 1);
+  const endsMonth = last + 1 === nextMonth;
+  if (startsMonth && endsMonth && start.year === end.year && start.month === end.month)
+    return [
+      periodFromDay(monthStart(civilFromDays(first - 1).year, civilFromDays(first - 1).month), first - 1),
+    ];
+  const days = last - first + 1;
+  const candidates = [periodFromDay(first - days, first - 1)];
+  if (startsMonth && start.year === end.year && start.month === end.month) {
+    const before = civilFromDays(first - 1);
+    const beforeFirst = monthStart(before.year, before.month);
+    candidates.push(periodFromDay(beforeFirst, Math.min(beforeFirst + end.day - 1, first - 1)));
+  }
+  return candidates;
 }

@@ -29,7 +29,13 @@ import type { ExportSummaries } from '../domain/summary.js';
 import { ShiftAggregator } from '../pipeline/aggregate.js';
 import type { DivisionDirectory, DivisionInfo } from '../pipeline/enrich.js';
 import type { GroupMemory } from '../pipeline/group-spill.js';
-import type { ManifestDivision, ManifestFile } from '../render/manifest.js';
+import {
+  lowestShops,
+  manifestStatistics,
+  regionRates,
+  type ManifestDivision,
+  type ManifestFile,
+} from '../render/manifest.js';
 import { TempFolder } from '../temp-file.js';
 import { BatchFanOut } from './batch-fan-out.js';
 import { CsvTablesOutput, DIVISION_CSV_TABLES, SPLIT_EXPORT_CSV_TABLES } from './csv-tables-output.js';
@@ -193,6 +199,11 @@ export class DivisionSplit implements TableOutput {
           division_name: name ?? info?.name ?? '',
           shifts: spooled.shifts,
           changed: changedOf(changed),
+          // The division at a glance, from its own summaries: its mail shows these, and the next
+          // period's mail compares with them.
+          statistics: manifestStatistics(summaries.overall),
+          region_rates: regionRates(summaries.regions),
+          lowest_shops: lowestShops(summaries.shops),
         },
         rowHashes: file,
       };

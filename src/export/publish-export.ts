@@ -3,7 +3,14 @@
 // export — is written and published. Only now does the export become visible, all at once.
 
 import type { Period } from '../domain/period.js';
-import { manifestStatistics, renderManifest, type Manifest, type ManifestFile } from '../render/manifest.js';
+import {
+  divisionRates,
+  lowestShops,
+  manifestStatistics,
+  renderManifest,
+  type Manifest,
+  type ManifestFile,
+} from '../render/manifest.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import type { SplitResult } from './division-split.js';
 import type { ExportFiles } from './export-files.js';
@@ -17,7 +24,7 @@ export interface ExportFacts {
   readonly period: Period;
   readonly startedAt: Date;
   /** The upstream's base URL (never a token). */
-  readonly settings: Pick<ExportSettings, 'sourceBaseUrl'>;
+  readonly settings: Pick<ExportSettings, 'sourceBaseUrl' | 'matchRateThreshold'>;
   /** The counts, the statistics, and what was counted against the previous export. */
   readonly ending: ExportEnding;
   /** row-hashes.bin as stored; absent when the fingerprints failed. */
@@ -50,6 +57,10 @@ export async function publishExport(
     statistics: manifestStatistics(ending.summaries.overall),
     files: [...stored, ...(rowHashes === undefined ? [] : [rowHashes]), ...(split?.rowHashes ?? [])],
     ...(split === undefined ? {} : { divisions: [...split.divisions] }),
+    // The period at a glance for the whole export's mail, and for the next period's to compare with.
+    division_rates: divisionRates(ending.summaries.divisions),
+    lowest_shops: lowestShops(ending.summaries.shops),
+    match_rate_threshold: settings.matchRateThreshold,
     ...ending.changes,
   };
   throwIfAborted(signal);

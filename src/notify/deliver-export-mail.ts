@@ -8,15 +8,16 @@
 import type { Readable } from 'node:stream';
 import { describeError, isShiftExportError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { PreviousPublished } from './mail-glance.js';
 import {
   composeMessage,
-  tooLargeReason,
   type FileDelivery,
   type MailManifest,
   type MailManifestFile,
 } from './mail-message.js';
 import { planMail, type PlannedMessage } from './mail-plan.js';
-import type { MailDivision, MailSettings, SkippedRecipient } from './mail-recipients.js';
+import type { ReportLanguage } from '../i18n/report-language.js';
+import type { LanguageFallback, MailDivision, MailSettings, SkippedRecipient } from './mail-recipients.js';
 import type { SentLog } from './mail-sent-log.js';
 import type { MailAttachment, MailSender } from './smtp-sender.js';
 
@@ -30,6 +31,11 @@ export interface ExportFiles {
   ): Promise<
     { readonly kind: 'url'; readonly url: string } | { readonly kind: 'path'; readonly path: string }
   >;
+  /**
+   * The same definition's previous period as published in the same destination, for the mail's
+   * comparison; undefined when there is none. Absent: the mail compares with nothing.
+   */
+  previousPublished?(): Promise<PreviousPublished | undefined>;
 }
 
 export interface DeliverExportMailInput {
@@ -54,6 +60,8 @@ export type MessageStatus = 'sent' | 'already_sent' | 'refused' | 'failed';
 export interface MessageReport {
   readonly key: string;
   readonly division_id: number | null;
+  /** The language the message was written in. */
+  readonly lang: ReportLanguage;
   readonly recipients: number;
   readonly status: MessageStatus;
   /** Recipients the server refused with a 5xx (recorded; not retried). */
@@ -69,6 +77,8 @@ export interface MailDeliveryReport {
   readonly export_id: string;
   readonly messages: readonly MessageReport[];
   readonly skipped: readonly SkippedRecipient[];
+  /** Managers who got the definition's language because theirs has no catalog or is not a tag. */
+  readonly language_fallbacks: readonly LanguageFallback[];
   /** Divisions (null: the whole export) not sent because `when: changed` found no change. */
   readonly unchanged: readonly (number | null)[];
   /** Messages that failed for now (SMTP unreachable, 4xx): another attempt may send them. */
@@ -99,20 +109,20 @@ async function prepareFiles(input: DeliverExportMailInput, message: PlannedMessa
         deliveries.push({ kind: 'attached', file });
         continue;
       }
-      const reason = tooLargeReason(input.maxAttachmentBytes);
+      const limitBytes = input.maxAttachmentBytes;
       try {
         const link = await input.files.link(file.path);
         deliveries.push(
           link.kind === 'url'
-            ? { kind: 'url', file, url: link.url, reason }
-            : { kind: 'path', file, path: link.path, reason },
+            ? { kind: 'url', file, url: link.url, limitBytes }
+            : { kind: 'path', file, path: link.path, limitBytes },
         );
       } catch (error) {
         input.logger.warn(
           { file: file.path, reason: describeError(error) },
           'could not link a file of a delivery e-mail',
         );
-        deliveries.push({ kind: 'missing', file, reason: `${reason}; a link could not be made` });
+        deliveries.push({ kind: 'missing', file, limitBytes });
       }
     }
   } catch (error) {
@@ -122,13 +132,18 @@ async function prepareFiles(input: DeliverExportMailInput, message: PlannedMessa
   return { deliveries, attachments };
 }
 
-async function sendOne(input: DeliverExportMailInput, message: PlannedMessage): Promise<MessageReport> {
+async function sendOne(
+  input: DeliverExportMailInput,
+  message: PlannedMessage,
+  previous: PreviousPublished | undefined,
+): Promise<MessageReport> {
   const now = input.now ?? (() => new Date());
   const recipients = message.to.length + message.cc.length;
-  const base = { key: message.key, division_id: message.division_id, recipients };
+  const base = { key: message.key, division_id: message.division_id, lang: message.lang, recipients };
   const log = input.logger.child({
     definition: input.definition,
     division: message.division_id,
+    lang: message.lang,
     message: message.key,
   });
   const earlier = await input.sentLog.find(message.key);
@@ -166,6 +181,8 @@ async function sendOne(input: DeliverExportMailInput, message: PlannedMessage): 
     manifest: input.manifest,
     division,
     files: prepared.deliveries,
+    language: message.lang,
+    previous,
   });
   const attached = prepared.attachments.length;
   const linked = prepared.deliveries.length - attached;
@@ -212,24 +229,53 @@ async function sendOne(input: DeliverExportMailInput, message: PlannedMessage): 
   }
 }
 
+/**
+ * The previous period's manifest, read once for every message of the delivery. A comparison is
+ * worth a line of the mail, not the mail: when it cannot be read, the mail says there is nothing
+ * to compare with, and the log says why.
+ */
+async function previousPublished(
+  input: DeliverExportMailInput,
+  log: Logger,
+): Promise<PreviousPublished | undefined> {
+  try {
+    const previous = await input.files.previousPublished?.();
+    log.debug({ previous: previous?.period ?? null }, 'previous period for the delivery e-mail');
+    return previous;
+  } catch (error) {
+    log.warn(
+      { reason: describeError(error) },
+      "the previous period's manifest could not be read; the delivery e-mail compares with nothing",
+    );
+    return undefined;
+  }
+}
+
 /** Sends the mail of one published export; see the file's head. Never throws for one message. */
 export async function deliverExportMail(input: DeliverExportMailInput): Promise<MailDeliveryReport> {
   const plan = planMail(input.email, input.manifest, input.divisions);
   const log = input.logger.child({ definition: input.definition, exportId: input.manifest.export_id });
   for (const s of plan.skipped) log.warn(s, 'no delivery e-mail for this recipient');
+  for (const f of plan.fallbacks)
+    log.info(
+      f,
+      "delivery e-mail in the definition's language: the manager's own has no catalog or is not a language tag",
+    );
   if (plan.unchanged.length > 0)
     log.info(
       { divisions: plan.unchanged },
       'no delivery e-mail: nothing changed since the previous export (when: changed)',
     );
+  const previous = plan.messages.length === 0 ? undefined : await previousPublished(input, log);
   const messages: MessageReport[] = [];
   // One at a time: a division's mail is small, and a struggling SMTP server is not made busier.
-  for (const message of plan.messages) messages.push(await sendOne(input, message));
+  for (const message of plan.messages) messages.push(await sendOne(input, message, previous));
   return {
     definition: input.definition,
     export_id: input.manifest.export_id,
     messages,
     skipped: plan.skipped,
+    language_fallbacks: plan.fallbacks,
     unchanged: plan.unchanged,
     pending: messages.filter((m) => m.status === 'failed').length,
   };

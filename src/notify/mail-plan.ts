@@ -6,8 +6,10 @@
 
 import { createHash } from 'node:crypto';
 import { filesOfMessage, type MailManifest, type MailManifestFile } from './mail-message.js';
+import type { ReportLanguage } from '../i18n/report-language.js';
 import {
   mailRecipients,
+  type LanguageFallback,
   type MailDivision,
   type MailRecipient,
   type MailSettings,
@@ -19,6 +21,8 @@ export interface PlannedMessage {
   readonly key: string;
   readonly division_id: number | null;
   readonly division_name: string | null;
+  /** The language the message is written in. */
+  readonly lang: ReportLanguage;
   readonly to: readonly MailRecipient[];
   readonly cc: readonly MailRecipient[];
   readonly files: readonly MailManifestFile[];
@@ -27,19 +31,22 @@ export interface PlannedMessage {
 export interface MailPlan {
   readonly messages: readonly PlannedMessage[];
   readonly skipped: readonly SkippedRecipient[];
+  /** Managers who read the definition's language because theirs could not be served. */
+  readonly fallbacks: readonly LanguageFallback[];
   /** Divisions (or null: the whole export) not sent because `when: changed` found no change. */
   readonly unchanged: readonly (number | null)[];
 }
 
-/** The sent-log key of a message: export id, division, recipients (order and case ignored). */
+/** The sent-log key of a message: export id, division, recipients (order and case ignored), language. */
 export function messageKey(
   exportId: string,
   divisionId: number | null,
   recipients: readonly string[],
+  lang: ReportLanguage,
 ): string {
   const set = [...new Set(recipients.map((r) => r.toLowerCase()))].sort();
   return createHash('sha256')
-    .update(JSON.stringify([exportId, divisionId, set]))
+    .update(JSON.stringify([exportId, divisionId, set, lang]))
     .digest('hex')
     .slice(0, 32);
 }
@@ -78,7 +85,7 @@ export function planMail(
   manifest: MailManifest,
   divisions: readonly MailDivision[],
 ): MailPlan {
-  const { groups, skipped } = mailRecipients(settings, divisionsOfExport(manifest), divisions);
+  const { groups, skipped, fallbacks } = mailRecipients(settings, divisionsOfExport(manifest), divisions);
   const messages: PlannedMessage[] = [];
   const unchanged: (number | null)[] = [];
   for (const group of groups) {
@@ -93,13 +100,15 @@ export function planMail(
         manifest.export_id,
         group.division_id,
         [...group.to, ...group.cc].map((r) => r.address),
+        group.lang,
       ),
       division_id: group.division_id,
       division_name: group.division_id === null ? null : (fromManifest ?? fromUpstream ?? null),
+      lang: group.lang,
       to: group.to,
       cc: group.cc,
       files: filesOfMessage(manifest, group.division_id, settings.attach),
     });
   }
-  return { messages, skipped, unchanged };
+  return { messages, skipped, fallbacks, unchanged };
 }

@@ -5,10 +5,17 @@
 // A manager gets mail when `active` and `inviteAccepted` are both true and `login` is a plain
 // address (src/domain/mail-address.ts); everything of the upstream's that reaches a header is an
 // address that passed that rule, or a display name with every control character taken out.
+// Each message is in one language: a division's managers read their own `lang` when it has a
+// catalog (chooseLanguage), the definition's otherwise, and a division whose managers read two
+// languages gets one message per language, each to its readers. A fixed list (`to`, `cc`) reads
+// the definition's language. The upstream's `lang` only ever selects a catalog: it never reaches
+// a header or a text itself.
 
 import type { DivisionManager } from 'wfm-contract/division';
 import type { ExportFormat } from '../domain/export-format.js';
 import { isPlainAddress } from '../domain/mail-address.js';
+import { mailMessages } from '../i18n/mail/mail-catalog.js';
+import { chooseLanguage, type ReportLanguage } from '../i18n/report-language.js';
 
 /** `to:` meaning each division's managers (the definitions' DIVISION_MANAGERS). */
 export const DIVISION_MANAGERS_TO = 'division-managers';
@@ -19,6 +26,8 @@ export interface MailSettings {
   readonly cc: readonly string[];
   readonly attach: readonly ExportFormat[];
   readonly when: 'always' | 'changed';
+  /** The definition's language: its fixed address lists, and every manager whose `lang` has no catalog. */
+  readonly lang: ReportLanguage;
 }
 
 /** A division as the upstream lists it (GET /v1/orgstruct/divisions, fields=dirs). */
@@ -26,10 +35,12 @@ export interface MailDivision {
   readonly id: number;
   readonly name: string;
   readonly dirs?:
-    | readonly Pick<
+    | readonly (Pick<
         DivisionManager,
         'id' | 'active' | 'inviteAccepted' | 'login' | 'firstName' | 'lastName'
-      >[]
+      > &
+        // Optional here: a manager the upstream sends without one reads the definition's language.
+        Partial<Pick<DivisionManager, 'lang'>>)[]
     | undefined;
 }
 
@@ -39,11 +50,22 @@ export interface MailRecipient {
   readonly name: string | undefined;
 }
 
-/** One message to write: a division's (division_id set) or the whole export's (null). */
+/** One message to write: a division's (division_id set) or the whole export's (null), in one language. */
 export interface MailGroup {
   readonly division_id: number | null;
+  readonly lang: ReportLanguage;
   readonly to: readonly MailRecipient[];
   readonly cc: readonly MailRecipient[];
+}
+
+/** A manager who reads the definition's language because their own could not be served. */
+export interface LanguageFallback {
+  readonly division_id: number;
+  readonly manager_id: number;
+  /** `no_catalog`: a well-formed tag without a catalog (`kk-KZ`); `unknown`: none, or not a tag. */
+  readonly reason: 'no_catalog' | 'unknown';
+  /** The tag asked for, canonical BCP 47 (letters, digits and `-` only); absent when unknown. */
+  readonly asked?: string;
 }
 
 export const SKIP_REASONS = [
@@ -56,14 +78,8 @@ export const SKIP_REASONS = [
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
-const SKIP_TEXT: Readonly<Record<SkipReason, string>> = {
-  inactive: 'the manager is not active',
-  invite_not_accepted: 'the manager has not accepted the invitation',
-  login_not_an_address: 'the login is not an e-mail address',
-  not_an_address: 'not an e-mail address',
-  division_not_found: 'the upstream does not list this division (or its managers)',
-  no_recipient: 'the division has no manager who can get mail',
-};
+/** The job's result and the log are the operator's, in English; the catalog has every language's. */
+const SKIP_TEXT: Readonly<Record<SkipReason, string>> = mailMessages('en').skipReasons;
 
 /** Someone (or a division) that gets no mail, and why: in the job's result and the log. */
 export interface SkippedRecipient {
@@ -79,6 +95,7 @@ export interface SkippedRecipient {
 export interface MailRecipients {
   readonly groups: readonly MailGroup[];
   readonly skipped: readonly SkippedRecipient[];
+  readonly fallbacks: readonly LanguageFallback[];
 }
 
 /** Longest display name put in a header (the upstream's names have no limit). */
@@ -149,22 +166,30 @@ function managerProblem(manager: NonNullable<MailDivision['dirs']>[number]): Ski
 }
 
 /**
- * The messages of one delivery. With a list of addresses: one message for the export. With
- * division-managers: one per division of `divisionIds` (those the export wrote files for) that has
- * a manager who can get mail, in the order given; cc goes on every message.
+ * The messages of one delivery. With a list of addresses: one message for the export, in the
+ * definition's language. With division-managers: for each division of `divisionIds` (those the
+ * export wrote files for) that has a manager who can get mail, in the order given, one message per
+ * language its managers read, the languages in the order of their first reader. cc, a fixed list,
+ * reads the definition's language: it goes on the division's message in that language, or, when
+ * no manager reads it, on the division's first message, so cc still sees every division once.
  */
 export function mailRecipients(
-  settings: Pick<MailSettings, 'to' | 'cc'>,
+  settings: Pick<MailSettings, 'to' | 'cc' | 'lang'>,
   divisionIds: readonly number[],
   divisions: readonly MailDivision[],
 ): MailRecipients {
   const out: SkippedRecipient[] = [];
+  const fallbacks: LanguageFallback[] = [];
   if (settings.to !== DIVISION_MANAGERS_TO) {
     const to = addressList(settings.to, null, out);
     const cc = addressList(settings.cc, null, out).filter(
       (c) => !to.some((t) => t.address.toLowerCase() === c.address.toLowerCase()),
     );
-    return { groups: to.length === 0 ? [] : [{ division_id: null, to, cc }], skipped: out };
+    return {
+      groups: to.length === 0 ? [] : [{ division_id: null, lang: settings.lang, to, cc }],
+      skipped: out,
+      fallbacks,
+    };
   }
   const byId = new Map(divisions.map((d) => [d.id, d]));
   const groups: MailGroup[] = [];
@@ -176,7 +201,7 @@ export function mailRecipients(
       continue;
     }
     const seen = new Set<string>();
-    const to: MailRecipient[] = [];
+    const byLanguage = new Map<ReportLanguage, MailRecipient[]>();
     for (const manager of division.dirs) {
       const problem = managerProblem(manager);
       if (problem !== undefined) {
@@ -185,14 +210,26 @@ export function mailRecipients(
       }
       if (seen.has(manager.login.toLowerCase())) continue;
       seen.add(manager.login.toLowerCase());
-      to.push({ address: manager.login, name: displayName(`${manager.firstName} ${manager.lastName}`) });
+      const choice = chooseLanguage(manager.lang, settings.lang);
+      if (choice.via === 'fallback')
+        fallbacks.push({
+          division_id: id,
+          manager_id: manager.id,
+          reason: choice.reason,
+          ...(choice.reason === 'no_catalog' ? { asked: choice.asked } : {}),
+        });
+      const readers = byLanguage.get(choice.language) ?? [];
+      readers.push({ address: manager.login, name: displayName(`${manager.firstName} ${manager.lastName}`) });
+      byLanguage.set(choice.language, readers);
     }
-    if (to.length === 0) {
+    if (byLanguage.size === 0) {
       out.push(skipped(id, null, null, 'no_recipient'));
       continue;
     }
     const cc = ccOnce.filter((c) => !seen.has(c.address.toLowerCase()));
-    groups.push({ division_id: id, to, cc });
+    const ccGoesTo = byLanguage.has(settings.lang) ? settings.lang : [...byLanguage.keys()][0];
+    for (const [lang, to] of byLanguage)
+      groups.push({ division_id: id, lang, to, cc: lang === ccGoesTo ? cc : [] });
   }
-  return { groups, skipped: out };
+  return { groups, skipped: out, fallbacks };
 }

@@ -42,6 +42,8 @@ export interface OutgoingMail {
   readonly subject: string;
   readonly text: string;
   readonly html: string;
+  /** The language of the text and HTML parts: the Content-Language header (one of ours, never the upstream's text). */
+  readonly language: string;
   readonly attachments: readonly MailAttachment[];
   /** Message-ID without brackets: the same for every attempt of one message, so readers can spot a repeat. */
   readonly messageId: string;
@@ -113,6 +115,7 @@ export function smtpSender(server: SmtpServer, options: SmtpSenderOptions = {}):
           subject: mail.subject,
           text: mail.text,
           html: mail.html,
+          headers: { 'Content-Language': mail.language },
           messageId: `<${mail.messageId}>`,
           attachments: mail.attachments.map((a) => ({
             filename: a.filename,

@@ -8,7 +8,14 @@
 import { z } from 'zod';
 import type { Column } from '../domain/column.js';
 import { parseDay } from 'wfm-contract/civil-time';
-import type { GroupStats, UserSummary } from '../domain/summary.js';
+import { roundedRatio } from '../domain/decimal.js';
+import type {
+  DivisionSummary,
+  GroupStats,
+  RegionSummary,
+  ShopSummary,
+  UserSummary,
+} from '../domain/summary.js';
 import {
   DIVISION_SUMMARY_COLUMNS,
   REGION_SUMMARY_COLUMNS,
@@ -106,6 +113,112 @@ export const manifestFileSchema = z.strictObject({
   division_id: z.number().int().optional(),
 });
 
+// The period at a glance, as a reader's mail shows it and the next period's mail compares with:
+// the start and finish match rates of a division's regions (or of the export's divisions) and the
+// few shops with the lowest start match rate. Written from the summaries the export computed
+// anyway, so the mail never reads the upstream a second time, and bounded: a division's regions
+// (the upstream's organisation, tens at most) and LOWEST_SHOPS shops.
+
+/** How many shops with the lowest start match rate the manifest keeps (per division, or for the export). */
+export const LOWEST_SHOPS = 5;
+
+/** A share from 0 to 1 rounded as the summary files round it; null when nothing was checked. */
+const share = z.number().min(0).max(1).nullable();
+
+/** A region of a division, or a division of the export, with its shifts and match rates. */
+const groupRates = {
+  shifts: count,
+  start_match_rate: share,
+  finish_match_rate: share,
+};
+
+export const manifestRegionRateSchema = z.strictObject({
+  region_id: z.number().int(),
+  region_name: z.string(),
+  ...groupRates,
+});
+
+export const manifestDivisionRateSchema = z.strictObject({
+  division_id: z.number().int(),
+  division_name: z.string(),
+  ...groupRates,
+});
+
+/** A shop among the lowest start match rates: only shops where a start was checked are ranked. */
+export const manifestShopRateSchema = z.strictObject({
+  shop_id: z.number().int(),
+  shop_sap: z.string(),
+  shop_name: z.string().nullable(),
+  region_name: z.string(),
+  shifts: count,
+  start_match_rate: z.number().min(0).max(1),
+});
+
+export type ManifestRegionRate = z.infer<typeof manifestRegionRateSchema>;
+export type ManifestDivisionRate = z.infer<typeof manifestDivisionRateSchema>;
+export type ManifestShopRate = z.infer<typeof manifestShopRateSchema>;
+
+const startRate = (stats: GroupStats): number | null =>
+  roundedRatio(stats.startMatched, stats.startChecked, 4);
+const finishRate = (stats: GroupStats): number | null =>
+  roundedRatio(stats.finishMatched, stats.finishChecked, 4);
+
+/** The regions' rates, in the summaries' order (by name); a reader's mail ranks them itself. */
+export function regionRates(regions: readonly RegionSummary[]): ManifestRegionRate[] {
+  return regions.map((r) => ({
+    region_id: r.regionId,
+    region_name: r.regionName,
+    shifts: r.stats.shifts,
+    start_match_rate: startRate(r.stats),
+    finish_match_rate: finishRate(r.stats),
+  }));
+}
+
+/** The divisions' rates, in the summaries' order (by name). */
+export function divisionRates(divisions: readonly DivisionSummary[]): ManifestDivisionRate[] {
+  return divisions.map((d) => ({
+    division_id: d.divisionId,
+    division_name: d.divisionName,
+    shifts: d.stats.shifts,
+    start_match_rate: startRate(d.stats),
+    finish_match_rate: finishRate(d.stats),
+  }));
+}
+
+/**
+ * The `count` shops with the lowest start match rate, lowest first; among equal rates the shop with
+ * more shifts first (its rate says more), then by id. One pass over shops that may be read back
+ * from temp files, keeping `count` at a time.
+ */
+export function lowestShops(shops: Iterable<ShopSummary>, count: number = LOWEST_SHOPS): ManifestShopRate[] {
+  const kept: ManifestShopRate[] = [];
+  const before = (a: ManifestShopRate, b: ManifestShopRate): boolean =>
+    a.start_match_rate !== b.start_match_rate
+      ? a.start_match_rate < b.start_match_rate
+      : a.shifts !== b.shifts
+        ? a.shifts > b.shifts
+        : a.shop_id < b.shop_id;
+  for (const shop of shops) {
+    const rate = startRate(shop.stats);
+    if (rate === null) continue;
+    const entry: ManifestShopRate = {
+      shop_id: shop.shopId,
+      shop_sap: shop.shopSap,
+      shop_name: shop.shopLocality,
+      region_name: shop.regionName,
+      shifts: shop.stats.shifts,
+      start_match_rate: rate,
+    };
+    const last = kept[kept.length - 1];
+    if (kept.length === count && last !== undefined && !before(entry, last)) continue;
+    let at = kept.length;
+    while (at > 0 && before(entry, kept[at - 1] as ManifestShopRate)) at--;
+    kept.splice(at, 0, entry);
+    if (kept.length > count) kept.pop();
+  }
+  return kept;
+}
+
 /** A division of an export split by division: one with at least one exported shift. */
 export const manifestDivisionSchema = z.strictObject({
   division_id: z.number().int(),
@@ -118,6 +231,12 @@ export const manifestDivisionSchema = z.strictObject({
    * had no rows then); null when that could not be told.
    */
   changed: z.boolean().nullable(),
+  /** Its statistics, as the export's `statistics` (absent in manifests of older releases). */
+  statistics: statisticsSchema.optional(),
+  /** Its regions' shifts and match rates (absent in manifests of older releases). */
+  region_rates: z.array(manifestRegionRateSchema).optional(),
+  /** Its LOWEST_SHOPS shops with the lowest start match rate (absent in manifests of older releases). */
+  lowest_shops: z.array(manifestShopRateSchema).max(LOWEST_SHOPS).optional(),
 });
 
 /**
@@ -171,6 +290,12 @@ export const manifestMembers = z.strictObject({
   files: z.array(manifestFileSchema),
   /** Present in an export split by division: its divisions, by id; their files are under divisions/<division_id>/. */
   divisions: z.array(manifestDivisionSchema).optional(),
+  /** Every division's shifts and match rates (absent in manifests of older releases). */
+  division_rates: z.array(manifestDivisionRateSchema).optional(),
+  /** The export's LOWEST_SHOPS shops with the lowest start match rate (absent in older manifests). */
+  lowest_shops: z.array(manifestShopRateSchema).max(LOWEST_SHOPS).optional(),
+  /** XLSX_MATCH_RATE_THRESHOLD when the export ran: below it a start match rate is highlighted. */
+  match_rate_threshold: z.number().min(0).max(1).optional(),
   /** The export of the same period this one replaced, when there was one. */
   previous: z.strictObject({ export_id: id, generated_at: timestamp }).optional(),
   /**

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { textFormat } from '../../src/i18n/text-format.js';
 import { loadNotifyConfig } from '../../src/config/notify-config.js';
 import { loadS3Config } from '../../src/config/s3-config.js';
 import { loadSmtpConfig } from '../../src/config/smtp-config.js';
@@ -63,7 +64,13 @@ function tty(): { stream: PassThrough & { isTTY: boolean }; text: () => string }
 function send(smtpUrl: string, stderr = tty()) {
   return deliverRunMail(result, {
     definition: 'monthly',
-    email: { to: ['controlling@example.com'], cc: ['hr@example.com'], attach: ['xlsx'], when: 'always' },
+    email: {
+      to: ['controlling@example.com'],
+      cc: ['hr@example.com'],
+      attach: ['xlsx'],
+      when: 'always',
+      lang: 'en',
+    },
     smtp: loadSmtpConfig({ SMTP_URL: smtpUrl, SMTP_FROM: 'reports@example.com' }),
     notifyConfig: loadNotifyConfig({ NOTIFY_WEBHOOK_URL: `${receiver.origin}/hooks/run-mail` }),
     dest,
@@ -85,7 +92,11 @@ describe('deliverRunMail', () => {
     expect(mail?.parsed.attachments.map((a) => a.filename)).toEqual([`monthly_${DAY}_${DAY}_shifts.xlsx`]);
     const workbook = result.manifest.files.find((f) => f.name === 'shifts.xlsx');
     expect(mail?.parsed.attachments[0]?.size).toBe(workbook?.bytes);
-    expect(mail?.parsed.subject).toContain(`monthly: all divisions, ${DAY}`);
+    expect(mail?.parsed.subject).toContain(`monthly: all divisions, ${textFormat('en').date(DAY)}`);
+    // The whole export's glance, from the manifest the export just published.
+    expect(mail?.parsed.text).toContain('Divisions by start match rate');
+    expect(mail?.parsed.text).toContain('The five shops with the lowest start match rate');
+    expect(mail?.parsed.headers.get('content-language')).toBe('en');
     expect(receiver.requests).toHaveLength(0);
   });
 

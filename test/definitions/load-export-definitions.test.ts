@@ -122,7 +122,7 @@ describe('loading export definitions', () => {
       filter: undefined,
       split: 'division',
       deliver: {
-        email: { to: DIVISION_MANAGERS, cc: [], attach: ['xlsx'], when: 'always' },
+        email: { to: DIVISION_MANAGERS, cc: [], attach: ['xlsx'], when: 'always', lang: 'en' },
         webhooks: ['https://hooks.example.com/T000/B000/secret'],
       },
     });
@@ -170,6 +170,7 @@ describe('loading export definitions', () => {
             cc: ['c@example.com'],
             attach: ['csv'],
             when: 'changed',
+            lang: 'en',
           },
           webhooks: ['https://a.example.com/x', 'http://b.example.com/y'],
         },

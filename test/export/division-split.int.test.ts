@@ -151,6 +151,27 @@ describe('an export split by division', () => {
     expect(shiftsFiles.reduce((sum, f) => sum + f.rows, 0)).toBe(m.counts.exported);
   });
 
+  it("gives every division the figures its mail shows: the whole export's rates of it, its regions and lowest shops", () => {
+    const m: Manifest = split.manifest;
+    for (const division of m.divisions ?? []) {
+      const rates = whole.manifest.division_rates?.find((d) => d.division_id === division.division_id);
+      expect(division.statistics?.['shifts']).toBe(division.shifts);
+      expect(division.statistics?.['start_match_rate']).toBe(rates?.start_match_rate);
+      expect(division.statistics?.['finish_match_rate']).toBe(rates?.finish_match_rate);
+      expect(division.region_rates?.reduce((sum, r) => sum + r.shifts, 0)).toBe(division.shifts);
+      const lowest = division.lowest_shops ?? [];
+      expect(lowest.length).toBeGreaterThan(0);
+      expect(lowest.length).toBeLessThanOrEqual(5);
+      const shown = lowest.map((s) => s.start_match_rate);
+      expect(shown).toEqual([...shown].sort((a, b) => a - b));
+    }
+    expect(whole.manifest.division_rates?.map((d) => d.division_id)).toEqual(
+      expect.arrayContaining((m.divisions ?? []).map((d) => d.division_id)),
+    );
+    expect(whole.manifest.lowest_shops?.length).toBe(5);
+    expect(m.match_rate_threshold).toBeTypeOf('number');
+  });
+
   it('gives every division its own rows in every file, and nothing of another division', async () => {
     for (const division of split.manifest.divisions ?? []) {
       const id = division.division_id;

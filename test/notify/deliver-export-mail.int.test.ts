@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { SmtpServer } from '../../src/config/smtp-config.js';
 import { createDestination } from '../../src/destinations/create-destination.js';
 import { loadS3Config } from '../../src/config/s3-config.js';
+import { textFormat } from '../../src/i18n/text-format.js';
 import { silentLogger } from '../../src/logger.js';
 import { deliverExportMail, type DeliverExportMailInput } from '../../src/notify/deliver-export-mail.js';
 import { openExportFiles } from '../../src/notify/export-files.js';
@@ -25,6 +26,8 @@ import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.j
 
 const PERIOD = { from: '2026-11-16', to: '2026-11-22' };
 const EXPORT_ID = 'exp-mail-1';
+/** The period as an English reader's mail writes it (Intl's range, with its thin spaces). */
+const WEEK = textFormat('en').period(PERIOD.from, PERIOD.to);
 
 /** Each division's workbook holds rows only that division has: a foreign one would show. */
 const FILES: Record<string, { division: number | null; text: string }> = {
@@ -165,7 +168,7 @@ async function deliver(overrides: Partial<DeliverExportMailInput> = {}) {
   try {
     return await deliverExportMail({
       definition: 'weekly-by-division',
-      email: { to: 'division-managers', cc: [], attach: ['xlsx'], when: 'always' },
+      email: { to: 'division-managers', cc: [], attach: ['xlsx'], when: 'always', lang: 'en' },
       manifest,
       divisions,
       files,
@@ -200,7 +203,7 @@ describe('deliverExportMail', () => {
     ]);
     expect(north.raw).not.toContain('south-only-row');
     expect(north.raw).not.toContain('sam@south.example');
-    expect(north.parsed.subject).toBe('weekly-by-division: North (1), 2026-11-16 to 2026-11-22 (10 shifts)');
+    expect(north.parsed.subject).toBe(`weekly-by-division: North (1), ${WEEK} (10 shifts)`);
     expect(north.parsed.text).toContain('Shifts: 10');
     expect(north.parsed.html).toContain('<table');
     const south = mailTo('sam@south.example')[0]!;
@@ -280,7 +283,7 @@ describe('deliverExportMail', () => {
 
   it('names the path of a file over SMTP_MAX_ATTACHMENT_MB instead of attaching it, and says why', async () => {
     const report = await deliver({
-      email: { to: ['hq@example.com'], cc: [], attach: ['xlsx', 'csv'], when: 'always' },
+      email: { to: ['hq@example.com'], cc: [], attach: ['xlsx', 'csv'], when: 'always', lang: 'en' },
       maxAttachmentBytes: 12,
     });
     expect(report.messages).toMatchObject([{ division_id: null, status: 'sent', attached: 1, linked: 3 }]);
@@ -289,16 +292,16 @@ describe('deliverExportMail', () => {
       'weekly-by-division_2026-11-16_2026-11-22_north-shifts.csv',
     ]);
     expect(mail?.parsed.text).toContain(
-      `north-shifts.xlsx (25 B, 1 rows): not attached, larger than the 12 B attachment limit (SMTP_MAX_ATTACHMENT_MB). On the export's server: ${location}/north-shifts.xlsx`,
+      `north-shifts.xlsx (25 B, 1 row): not attached, larger than the 12 B attachment limit (SMTP_MAX_ATTACHMENT_MB). On the export's server: ${location}/north-shifts.xlsx`,
     );
     expect(mail?.parsed.subject).toBe(
-      'weekly-by-division: all divisions, 2026-11-16 to 2026-11-22 (25 shifts, start match 90.0%)',
+      `weekly-by-division: all divisions, ${WEEK} (25 shifts, start match 90.0%)`,
     );
   });
 
   it('sends nothing for a division whose rows did not change, with when: changed', async () => {
     const report = await deliver({
-      email: { to: 'division-managers', cc: [], attach: ['xlsx'], when: 'changed' },
+      email: { to: 'division-managers', cc: [], attach: ['xlsx'], when: 'changed', lang: 'en' },
       manifest: {
         ...manifest,
         divisions: manifest.divisions?.map((d) => ({ ...d, changed: d.division_id === 2 })),

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EmailDelivery } from '../../src/definitions/export-definition.js';
 import { isPlainAddress } from '../../src/domain/mail-address.js';
+import { textFormat } from '../../src/i18n/text-format.js';
 import {
   composeMessage,
   escapeHtml,
@@ -80,7 +81,13 @@ const manifest: MailManifest = {
 describe('the settings of deliver.email', () => {
   it('are what the definitions loader returns', () => {
     // A compile-time check as much as a run-time one: the loader's type is delivery's input.
-    const loaded: EmailDelivery = { to: DIVISION_MANAGERS, cc: [], attach: ['xlsx'], when: 'changed' };
+    const loaded: EmailDelivery = {
+      to: DIVISION_MANAGERS,
+      cc: [],
+      attach: ['xlsx'],
+      when: 'changed',
+      lang: 'en',
+    };
     const settings: MailSettings = loaded;
     expect(settings.to).toBe(DIVISION_MANAGERS_TO);
   });
@@ -89,7 +96,7 @@ describe('the settings of deliver.email', () => {
 describe('mailRecipients', () => {
   it('sends to active managers who accepted the invitation and whose login is an address; lists the others with the reason', () => {
     const { groups, skipped } = mailRecipients(
-      { to: 'division-managers', cc: ['ops@example.com'] },
+      { to: 'division-managers', cc: ['ops@example.com'], lang: 'en' },
       [1, 2, 3, 4],
       divisions,
     );
@@ -110,7 +117,7 @@ describe('mailRecipients', () => {
   });
 
   it('skips a hostile login and shows it with its line break escaped', () => {
-    const { skipped } = mailRecipients({ to: 'division-managers', cc: [] }, [1], divisions);
+    const { skipped } = mailRecipients({ to: 'division-managers', cc: [], lang: 'en' }, [1], divisions);
     const hostile = skipped.find((s) => s.manager_id === 15);
     expect(hostile?.reason).toBe('login_not_an_address');
     expect(hostile?.login).toBe('a@b.c\\r\\nBcc: x@evil.example');
@@ -118,19 +125,24 @@ describe('mailRecipients', () => {
   });
 
   it('takes line breaks out of display names and keeps non-Latin letters', () => {
-    const { groups } = mailRecipients({ to: 'division-managers', cc: [] }, [1], divisions);
+    const { groups } = mailRecipients({ to: 'division-managers', cc: [], lang: 'en' }, [1], divisions);
     expect(groups[0]?.to[0]?.name).toBe('Анна Bcc: x@evil.example Ivanova');
   });
 
   it('sends one message to a list of addresses, with cc de-duplicated against to', () => {
     const { groups, skipped } = mailRecipients(
-      { to: ['a@example.com', 'A@example.com', 'bad address'], cc: ['a@example.com', 'c@example.com'] },
+      {
+        to: ['a@example.com', 'A@example.com', 'bad address'],
+        cc: ['a@example.com', 'c@example.com'],
+        lang: 'en',
+      },
       [1, 2],
       [],
     );
     expect(groups).toEqual([
       {
         division_id: null,
+        lang: 'en',
         to: [{ address: 'a@example.com', name: undefined }],
         cc: [{ address: 'c@example.com', name: undefined }],
       },
@@ -138,6 +150,95 @@ describe('mailRecipients', () => {
     expect(skipped.map((s) => s.reason)).toEqual(['not_an_address']);
   });
 });
+
+describe('the languages of the recipients', () => {
+  const polyglot: MailDivision[] = [
+    {
+      id: 5,
+      name: 'Центральный',
+      dirs: [
+        manager(51, 'anna@centre.example', { lang: 'ru_RU' }),
+        manager(52, 'jonas@centre.example', { lang: 'de_DE' }),
+        manager(53, 'olga@centre.example', { lang: 'ru_KZ' }),
+        manager(54, 'aigul@centre.example', { lang: 'kk_KZ' }),
+        manager(55, 'eve@centre.example', { lang: 'ru_RU\r\nBcc: x@evil.example' }),
+        manager(56, 'joao@centre.example', { lang: 'pt_PT' }),
+        manager(57, 'nobody@centre.example'),
+      ],
+    },
+  ];
+
+  it('gives a division one message per language its managers read, each to its readers', () => {
+    const { groups } = mailRecipients({ to: 'division-managers', cc: [], lang: 'de' }, [5], polyglot);
+    expect(groups.map((g) => [g.lang, g.to.map((r) => r.address)])).toEqual([
+      ['ru', ['anna@centre.example', 'olga@centre.example']],
+      ['de', ['jonas@centre.example', 'aigul@centre.example', 'eve@centre.example', 'nobody@centre.example']],
+      ['pt-BR', ['joao@centre.example']],
+    ]);
+  });
+
+  it("serves an unknown, missing or hostile lang in the definition's language and records why", () => {
+    const { fallbacks } = mailRecipients({ to: 'division-managers', cc: [], lang: 'en' }, [5], polyglot);
+    expect(fallbacks).toEqual([
+      { division_id: 5, manager_id: 54, reason: 'no_catalog', asked: 'kk-KZ' },
+      { division_id: 5, manager_id: 55, reason: 'unknown' },
+      { division_id: 5, manager_id: 57, reason: 'unknown' },
+    ]);
+    expect(JSON.stringify(fallbacks)).not.toContain('evil');
+  });
+
+  it("puts cc, a fixed list, on the division's message in the definition's language only", () => {
+    const { groups } = mailRecipients(
+      { to: 'division-managers', cc: ['ops@example.com'], lang: 'de' },
+      [5],
+      polyglot,
+    );
+    expect(groups.map((g) => [g.lang, g.cc.map((r) => r.address)])).toEqual([
+      ['ru', []],
+      ['de', ['ops@example.com']],
+      ['pt-BR', []],
+    ]);
+  });
+
+  it("puts cc on the division's first message when none of its managers reads the definition's language", () => {
+    const russian: MailDivision[] = [
+      { id: 6, name: 'Урал', dirs: [manager(61, 'ivan@ural.example', { lang: 'ru_RU' })] },
+    ];
+    const { groups } = mailRecipients(
+      { to: 'division-managers', cc: ['ops@example.com'], lang: 'en' },
+      [6],
+      russian,
+    );
+    expect(groups.map((g) => [g.lang, g.cc.map((r) => r.address)])).toEqual([['ru', ['ops@example.com']]]);
+  });
+
+  it("writes a fixed list's message in the definition's language", () => {
+    const { groups } = mailRecipients({ to: ['hq@example.com'], cc: [], lang: 'pt-BR' }, [], []);
+    expect(groups.map((g) => g.lang)).toEqual(['pt-BR']);
+  });
+
+  it('keys the messages of one division in two languages apart, so a retry finds each', () => {
+    const plan = planMail(
+      { to: 'division-managers', cc: [], attach: ['xlsx'], when: 'always', lang: 'en' },
+      {
+        ...manifest,
+        divisions: [{ division_id: 5, division_name: 'Центральный', shifts: 3, changed: true }],
+      },
+      polyglot,
+    );
+    expect(plan.messages.map((m) => m.lang)).toEqual(['ru', 'de', 'en', 'pt-BR']);
+    expect(new Set(plan.messages.map((m) => m.key)).size).toBe(4);
+    expect(plan.messages[0]?.key).toBe(
+      messageKey('exp-1', 5, ['anna@centre.example', 'olga@centre.example'], 'ru'),
+    );
+    expect(plan.fallbacks.map((f) => f.manager_id)).toEqual([54, 55, 57]);
+  });
+});
+
+/** The HTML with every tag the composer writes taken out: what is left is text, escaped. */
+function withoutOurMarkup(html: string): string {
+  return html.replace(/<\/?(?:!DOCTYPE|html|head|meta|title|body|table|tr|td|b|a)\b[^<>]*>/g, '');
+}
 
 describe('header safety', () => {
   it('never lets a control character through a display name', () => {
@@ -174,8 +275,9 @@ describe('header safety', () => {
           manifest,
           division: { division_id: 7, division_name: name, shifts: 1, changed: true },
           files: [],
+          language: 'en',
         });
-        return (!/[\r\n]/.test(subject) && !html.includes(`<b>${name}`)) || name === '';
+        return !/[\r\n]/.test(subject) && !/[<>]/.test(withoutOurMarkup(html));
       }),
     );
     const { html, subject } = composeMessage({
@@ -183,10 +285,13 @@ describe('header safety', () => {
       manifest,
       division: { division_id: 2, division_name: '<script>x</script>', shifts: 15, changed: true },
       files: [],
+      language: 'en',
     });
     expect(html).not.toContain('<script>');
     expect(html).toContain(escapeHtml('<script>x</script>'));
-    expect(subject).toBe('weekly: <script>x</script> (2), 2026-11-16 to 2026-11-22 (15 shifts)');
+    expect(subject).toBe(
+      `weekly: <script>x</script> (2), ${textFormat('en').period('2026-11-16', '2026-11-22')} (15 shifts)`,
+    );
   });
 });
 
@@ -205,14 +310,14 @@ describe('planMail', () => {
 
   it('with when: changed, holds back the divisions whose rows did not change', () => {
     const plan = planMail(
-      { to: 'division-managers', cc: [], attach: ['xlsx'], when: 'changed' },
+      { to: 'division-managers', cc: [], attach: ['xlsx'], when: 'changed', lang: 'en' },
       manifest,
       divisions,
     );
     expect(plan.messages.map((m) => m.division_id)).toEqual([1]);
     expect(plan.unchanged).toEqual([2]);
     const always = planMail(
-      { to: 'division-managers', cc: [], attach: ['xlsx'], when: 'always' },
+      { to: 'division-managers', cc: [], attach: ['xlsx'], when: 'always', lang: 'en' },
       manifest,
       divisions,
     );
@@ -230,19 +335,21 @@ describe('planMail', () => {
     expect(changedEnough('changed', { divisions: [] }, 9)).toBe(true);
   });
 
-  it('keys a message by export, division and recipient set, whatever their order and case', () => {
+  it('keys a message by export, division, recipient set and language, whatever the order and case of the recipients', () => {
     fc.assert(
       fc.property(fc.uniqueArray(fc.emailAddress(), { minLength: 1, maxLength: 5 }), (addresses) => {
-        const key = messageKey('exp-1', 3, addresses);
+        const key = messageKey('exp-1', 3, addresses, 'ru');
         return (
           key ===
             messageKey(
               'exp-1',
               3,
               [...addresses].reverse().map((a) => a.toUpperCase()),
+              'ru',
             ) &&
-          key !== messageKey('exp-2', 3, addresses) &&
-          key !== messageKey('exp-1', 4, addresses) &&
+          key !== messageKey('exp-2', 3, addresses, 'ru') &&
+          key !== messageKey('exp-1', 4, addresses, 'ru') &&
+          key !== messageKey('exp-1', 3, addresses, 'de') &&
           /^[0-9a-f]{32}$/.test(key)
         );
       }),

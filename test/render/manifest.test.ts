@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { GroupStats } from '../../src/domain/summary.js';
+import type { GroupStats, RegionSummary, ShopSummary } from '../../src/domain/summary.js';
 import { DIVISION_SUMMARY_COLUMNS, USER_SUMMARY_COLUMNS } from '../../src/domain/summary-columns.js';
 import {
+  LOWEST_SHOPS,
+  lowestShops,
   type Manifest,
   ManifestError,
   manifestStatistics,
+  regionRates,
   parseManifest,
   renderManifest,
   STATISTIC_COLUMNS,
@@ -218,5 +221,110 @@ describe('renderManifest and parseManifest', () => {
 
   it('refuse text that is not JSON', () => {
     expect(() => parseManifest('{"export_id": ')).toThrow(/manifest.json is not JSON/);
+  });
+});
+
+/** Group statistics with `matched` of `checked` starts (and finishes) matched among `shifts`. */
+function stats(shifts: number, checked: number, matched: number): GroupStats {
+  return {
+    ...overall,
+    shifts,
+    startChecked: checked,
+    startMatched: matched,
+    finishChecked: checked,
+    finishMatched: Math.min(checked, matched + 1),
+  };
+}
+
+function shop(shopId: number, shifts: number, checked: number, matched: number): ShopSummary {
+  return {
+    shopId,
+    shopSap: String(shopId).padStart(4, '0'),
+    shopLocality: `Shop ${shopId}`,
+    regionName: 'East',
+    divisionName: 'North',
+    stats: stats(shifts, checked, matched),
+  };
+}
+
+describe('the period at a glance', () => {
+  it('gives each region its shifts and start and finish match rates, rounded as the summaries are', () => {
+    const regions: RegionSummary[] = [
+      { regionId: 4, regionName: 'East', divisionId: 3, divisionName: 'North', stats: stats(3, 3, 2) },
+      { regionId: 5, regionName: 'West', divisionId: 3, divisionName: 'North', stats: stats(2, 0, 0) },
+    ];
+    expect(regionRates(regions)).toEqual([
+      { region_id: 4, region_name: 'East', shifts: 3, start_match_rate: 0.6667, finish_match_rate: 1 },
+      { region_id: 5, region_name: 'West', shifts: 2, start_match_rate: null, finish_match_rate: null },
+    ]);
+  });
+
+  it('keeps the five shops with the lowest start match rate, lowest first, the busier first among equals', () => {
+    const shops = [
+      shop(1, 10, 10, 9),
+      shop(2, 10, 10, 1),
+      shop(3, 4, 0, 0), // nothing checked: not ranked
+      shop(4, 2, 2, 1),
+      shop(5, 20, 20, 10),
+      shop(6, 10, 10, 10),
+      shop(7, 10, 10, 3),
+      shop(8, 10, 10, 8),
+    ];
+    expect(lowestShops(shops).map((s) => [s.shop_id, s.start_match_rate])).toEqual([
+      [2, 0.1],
+      [7, 0.3],
+      [5, 0.5],
+      [4, 0.5],
+      [8, 0.8],
+    ]);
+    expect(lowestShops(shops)).toHaveLength(LOWEST_SHOPS);
+    expect(lowestShops(shops)[0]).toEqual({
+      shop_id: 2,
+      shop_sap: '0002',
+      shop_name: 'Shop 2',
+      region_name: 'East',
+      shifts: 10,
+      start_match_rate: 0.1,
+    });
+  });
+
+  it('keeps fewer shops when fewer had a start checked', () => {
+    expect(lowestShops([shop(3, 4, 0, 0), shop(9, 1, 1, 1)]).map((s) => s.shop_id)).toEqual([9]);
+  });
+
+  it('reads back a division with its statistics, regions and lowest shops, and the export with its divisions', () => {
+    const m: Manifest = {
+      ...manifest(),
+      divisions: [
+        {
+          division_id: 3,
+          division_name: 'North',
+          shifts: 4,
+          changed: true,
+          statistics: manifestStatistics(overall),
+          region_rates: [
+            { region_id: 4, region_name: 'East', shifts: 4, start_match_rate: 0.5, finish_match_rate: null },
+          ],
+          lowest_shops: lowestShops([shop(1, 4, 3, 2)]),
+        },
+      ],
+      division_rates: [
+        {
+          division_id: 3,
+          division_name: 'North',
+          shifts: 4,
+          start_match_rate: 0.6667,
+          finish_match_rate: null,
+        },
+      ],
+      lowest_shops: lowestShops([shop(1, 4, 3, 2)]),
+      match_rate_threshold: 0.8,
+    };
+    expect(parseManifest(renderManifest(m))).toEqual(m);
+  });
+
+  it('refuses more than five lowest shops, so the manifest stays small', () => {
+    const six = [1, 2, 3, 4, 5, 6].map((id) => lowestShops([shop(id, 1, 1, 0)])[0]!);
+    expect(() => renderManifest({ ...manifest(), lowest_shops: six })).toThrow(ManifestError);
   });
 });
