@@ -16,6 +16,7 @@ type Room =
   | 'shared'
   | 'config'
   | 'domain'
+  | 'i18n'
   | 'wfm'
   | 'pipeline'
   | 'render'
@@ -40,11 +41,14 @@ const MAY_IMPORT: Readonly<Record<Room, readonly Room[]>> = {
   // The settings: each group's variables, parsed and frozen at a command's edge. They speak the
   // domain's words (an export format), never the other way round: domain, pipeline and render are
   // handed their settings and do not import config.
-  config: ['domain', 'shared'],
+  config: ['domain', 'i18n', 'shared'],
   domain: ['shared'],
+  // The report languages, the choice of a reader's language and the formatting of numbers, dates
+  // and plurals in their text: Intl only, beside the domain, for every room that speaks to a reader.
+  i18n: ['shared'],
   wfm: ['config', 'domain', 'shared'],
   pipeline: ['domain', 'shared'],
-  render: ['domain', 'shared'],
+  render: ['domain', 'i18n', 'shared'],
   destinations: ['config', 'domain', 'shared'],
   // Change tracking, a step of the export: it hashes the exported columns (domain), stores
   // row-hashes.bin in the publication and reads the previous export back (destinations), and
@@ -53,8 +57,8 @@ const MAY_IMPORT: Readonly<Record<Room, readonly Room[]>> = {
   // Export definitions (EXPORTS_FILE): schema, loader, period rules, next runs. A dest is checked
   // by the destinations' own rule (allowed-destination.ts, the one file it takes from there); the
   // queue, the network and delivery are the callers'.
-  definitions: ['destinations', 'config', 'domain', 'shared'],
-  export: ['changes', 'pipeline', 'render', 'destinations', 'wfm', 'config', 'domain', 'shared'],
+  definitions: ['destinations', 'config', 'domain', 'i18n', 'shared'],
+  export: ['changes', 'pipeline', 'render', 'destinations', 'wfm', 'config', 'domain', 'i18n', 'shared'],
   // Redis, queue names, job schemas, producers. The job's result is the manifest's summary, so
   // its schema is read from render/manifest.
   queue: ['render', 'config', 'domain', 'shared'],
@@ -63,7 +67,7 @@ const MAY_IMPORT: Readonly<Record<Room, readonly Room[]>> = {
   // Webhooks: an event is the summary an export job returns (queue/export-job-result), it is
   // delivered through a queue of its own under the queue's names and backoff, and its S3 file
   // links are presigned by the destination that holds the files.
-  notify: ['queue', 'destinations', 'render', 'config', 'domain', 'shared'],
+  notify: ['queue', 'destinations', 'render', 'config', 'domain', 'i18n', 'shared'],
   cli: [
     'definitions',
     'api',
@@ -75,6 +79,7 @@ const MAY_IMPORT: Readonly<Record<Room, readonly Room[]>> = {
     'wfm',
     'config',
     'domain',
+    'i18n',
     'shared',
   ],
   jobs: [
@@ -88,6 +93,7 @@ const MAY_IMPORT: Readonly<Record<Room, readonly Room[]>> = {
     'wfm',
     'config',
     'domain',
+    'i18n',
     'shared',
   ],
 };
@@ -106,7 +112,7 @@ const PACKAGE_USERS: Readonly<Record<string, readonly Room[] | 'every room'>> = 
 /** Libraries that reach the network, a queue or storage: rows in, rows (or bytes) out does without. */
 const IO_LIBRARY =
   /^(undici|bullmq|ioredis|fastify|@fastify\/|@bull-board\/|@aws-sdk\/|node:(http|https|net|tls|dgram))/;
-const PURE_ROOMS: readonly Room[] = ['domain', 'pipeline', 'render', 'definitions'];
+const PURE_ROOMS: readonly Room[] = ['domain', 'i18n', 'pipeline', 'render', 'definitions'];
 /** What definitions may take from destinations: the rule of where a dest may be, nothing that writes. */
 const DEFINITIONS_FROM_DESTINATIONS: readonly string[] = ['src/destinations/allowed-destination.ts'];
 /** The one module that talks to exceljs, its untyped internals pinned to its version there. */
@@ -281,7 +287,7 @@ describe('the layout', () => {
     expect(Object.keys(PACKAGE_USERS).sort()).toEqual(PACKAGES.map((p) => p.name));
   });
 
-  it('keeps network, queue and storage libraries out of wfm-contract, domain, pipeline, render and definitions', () => {
+  it('keeps network, queue and storage libraries out of wfm-contract, domain, i18n, pipeline, render and definitions', () => {
     const broken = [
       ...imports
         .filter((i) => !i.relative && PURE_ROOMS.includes(roomOf(i.from)) && IO_LIBRARY.test(i.to))
