@@ -8,6 +8,7 @@ import type { Queue } from 'bullmq';
 import { z } from 'zod';
 import { EXPORT_FORMATS } from '../domain/export-format.js';
 import { describeError } from '../errors.js';
+import { DEFAULT_REPORT_LANGUAGE, REPORT_LANGUAGES } from '../i18n/report-language.js';
 import type { Logger } from '../logger.js';
 import { MAIL_JOB_NAME } from '../queue/queue-names.js';
 import { settleWithin } from '../settle-within.js';
@@ -24,6 +25,8 @@ export const mailJobDataSchema = z.strictObject({
     cc: z.array(z.string().max(254)),
     attach: z.array(z.enum(EXPORT_FORMATS)).min(1),
     when: z.enum(['always', 'changed']),
+    // A job queued by a worker from before the report languages was to be written in English.
+    lang: z.enum(REPORT_LANGUAGES).default(DEFAULT_REPORT_LANGUAGE),
   }),
   export_id: z.string().min(1).max(256),
   period: z.strictObject({ from: day, to: day }),
@@ -57,6 +60,7 @@ export function mailJobData(published: PublishedForMail): MailJobData {
       cc: [...published.email.cc],
       attach: [...published.email.attach],
       when: published.email.when,
+      lang: published.email.lang,
     },
     export_id: published.exportId,
     period: { from: published.period.from, to: published.period.to },

@@ -9,6 +9,7 @@
 import type { DivisionManager } from 'wfm-contract/division';
 import type { ExportFormat } from '../domain/export-format.js';
 import { isPlainAddress } from '../domain/mail-address.js';
+import type { ReportLanguage } from '../i18n/report-language.js';
 
 /** `to:` meaning each division's managers (the definitions' DIVISION_MANAGERS). */
 export const DIVISION_MANAGERS_TO = 'division-managers';
@@ -19,6 +20,11 @@ export interface MailSettings {
   readonly cc: readonly string[];
   readonly attach: readonly ExportFormat[];
   readonly when: 'always' | 'changed';
+  /**
+   * The definition's language: a list of addresses reads it, and so does a division manager whose
+   * upstream `lang` has no catalog or is not a language tag (chooseLanguage's fallback).
+   */
+  readonly lang: ReportLanguage;
 }
 
 /** A division as the upstream lists it (GET /v1/orgstruct/divisions, fields=dirs). */

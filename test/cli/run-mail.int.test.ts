@@ -63,7 +63,13 @@ function tty(): { stream: PassThrough & { isTTY: boolean }; text: () => string }
 function send(smtpUrl: string, stderr = tty()) {
   return deliverRunMail(result, {
     definition: 'monthly',
-    email: { to: ['controlling@example.com'], cc: ['hr@example.com'], attach: ['xlsx'], when: 'always' },
+    email: {
+      to: ['controlling@example.com'],
+      cc: ['hr@example.com'],
+      attach: ['xlsx'],
+      when: 'always',
+      lang: 'en',
+    },
     smtp: loadSmtpConfig({ SMTP_URL: smtpUrl, SMTP_FROM: 'reports@example.com' }),
     notifyConfig: loadNotifyConfig({ NOTIFY_WEBHOOK_URL: `${receiver.origin}/hooks/run-mail` }),
     dest,

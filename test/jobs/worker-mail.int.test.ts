@@ -55,7 +55,13 @@ afterEach(async () => {
 
 const mailSettingsOf = () => ({
   definition: DEFINITION,
-  email: { to: ['hq@example.com'], cc: [], attach: ['csv' as const], when: 'always' as const },
+  email: {
+    to: ['hq@example.com'],
+    cc: [],
+    attach: ['csv' as const],
+    when: 'always' as const,
+    lang: 'en' as const,
+  },
 });
 
 async function open(smtpPort: number, attempts: number): Promise<Harness> {

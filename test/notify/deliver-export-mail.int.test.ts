@@ -165,7 +165,7 @@ async function deliver(overrides: Partial<DeliverExportMailInput> = {}) {
   try {
     return await deliverExportMail({
       definition: 'weekly-by-division',
-      email: { to: 'division-managers', cc: [], attach: ['xlsx'], when: 'always' },
+      email: { to: 'division-managers', cc: [], attach: ['xlsx'], when: 'always', lang: 'en' },
       manifest,
       divisions,
       files,
@@ -280,7 +280,7 @@ describe('deliverExportMail', () => {
 
   it('names the path of a file over SMTP_MAX_ATTACHMENT_MB instead of attaching it, and says why', async () => {
     const report = await deliver({
-      email: { to: ['hq@example.com'], cc: [], attach: ['xlsx', 'csv'], when: 'always' },
+      email: { to: ['hq@example.com'], cc: [], attach: ['xlsx', 'csv'], when: 'always', lang: 'en' },
       maxAttachmentBytes: 12,
     });
     expect(report.messages).toMatchObject([{ division_id: null, status: 'sent', attached: 1, linked: 3 }]);
@@ -298,7 +298,7 @@ describe('deliverExportMail', () => {
 
   it('sends nothing for a division whose rows did not change, with when: changed', async () => {
     const report = await deliver({
-      email: { to: 'division-managers', cc: [], attach: ['xlsx'], when: 'changed' },
+      email: { to: 'division-managers', cc: [], attach: ['xlsx'], when: 'changed', lang: 'en' },
       manifest: {
         ...manifest,
         divisions: manifest.divisions?.map((d) => ({ ...d, changed: d.division_id === 2 })),

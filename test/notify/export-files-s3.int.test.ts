@@ -78,7 +78,7 @@ describe('delivery e-mail of an export on S3', () => {
     try {
       const report = await deliverExportMail({
         definition: 'daily',
-        email: { to: ['hq@example.com'], cc: [], attach: ['csv'], when: 'always' },
+        email: { to: ['hq@example.com'], cc: [], attach: ['csv'], when: 'always', lang: 'en' },
         manifest: result.manifest,
         divisions: [],
         files,

@@ -80,7 +80,13 @@ const manifest: MailManifest = {
 describe('the settings of deliver.email', () => {
   it('are what the definitions loader returns', () => {
     // A compile-time check as much as a run-time one: the loader's type is delivery's input.
-    const loaded: EmailDelivery = { to: DIVISION_MANAGERS, cc: [], attach: ['xlsx'], when: 'changed' };
+    const loaded: EmailDelivery = {
+      to: DIVISION_MANAGERS,
+      cc: [],
+      attach: ['xlsx'],
+      when: 'changed',
+      lang: 'en',
+    };
     const settings: MailSettings = loaded;
     expect(settings.to).toBe(DIVISION_MANAGERS_TO);
   });
@@ -205,14 +211,14 @@ describe('planMail', () => {
 
   it('with when: changed, holds back the divisions whose rows did not change', () => {
     const plan = planMail(
-      { to: 'division-managers', cc: [], attach: ['xlsx'], when: 'changed' },
+      { to: 'division-managers', cc: [], attach: ['xlsx'], when: 'changed', lang: 'en' },
       manifest,
       divisions,
     );
     expect(plan.messages.map((m) => m.division_id)).toEqual([1]);
     expect(plan.unchanged).toEqual([2]);
     const always = planMail(
-      { to: 'division-managers', cc: [], attach: ['xlsx'], when: 'always' },
+      { to: 'division-managers', cc: [], attach: ['xlsx'], when: 'always', lang: 'en' },
       manifest,
       divisions,
     );

@@ -48,7 +48,7 @@ async function world(smtpPort: number, to: string[]): Promise<Harness> {
     wfmToken: WFM_SECRET_TOKEN,
     mailSettingsOf: () => ({
       definition: DEFINITION,
-      email: { to, cc: [], attach: ['csv'], when: 'always' },
+      email: { to, cc: [], attach: ['csv'], when: 'always', lang: 'en' },
     }),
     env: {
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
