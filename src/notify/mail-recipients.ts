@@ -147,7 +147,7 @@ function addressList(
 }
 
 /** Why a manager gets no mail; undefined when they get it. */
-function managerProblem(manager: NonNullable<MailDivision['dirs']>[number]): SkipReason | undefined {
+export function managerProblem(manager: NonNullable<MailDivision['dirs']>[number]): SkipReason | undefined {
   if (!manager.active) return 'inactive';
   if (!manager.inviteAccepted) return 'invite_not_accepted';
   if (!isPlainAddress(manager.login)) return 'login_not_an_address';
