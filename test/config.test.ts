@@ -14,6 +14,7 @@ import { loadScheduleConfig } from '../src/config/schedule-config.js';
 import { loadSmtpConfig } from '../src/config/smtp-config.js';
 import { loadWfmConfig, requireUpstream } from '../src/config/wfm-config.js';
 import { parseFormats } from '../src/domain/export-format.js';
+import { REPORT_LANGUAGES } from '../src/i18n/report-language.js';
 import {
   CONFIG_TABLE_END,
   CONFIG_TABLE_START,
@@ -76,6 +77,7 @@ describe('config', () => {
     expect(exp.formats).toEqual(['csv', 'xlsx']);
     expect(exp.csvDelimiter).toBe(',');
     expect(exp.csvBom).toBe(true);
+    expect(exp.reportLang).toBe('en');
     const queue = loadQueueConfig({});
     expect(queue.prefix).toBe('{shift-export}');
     const schedule = loadScheduleConfig({});
@@ -241,6 +243,19 @@ describe('config', () => {
       configError(() => loadApiConfig({ API_TOKENS: 'dashboard-token-0123', DASHBOARD_READ_ONLY: 'maybe' }))
         .message,
     ).toContain('DASHBOARD_READ_ONLY');
+  });
+
+  it('reads REPORT_LANG as one of the report languages, and refuses any other in one line naming it', () => {
+    for (const language of REPORT_LANGUAGES)
+      expect(loadExportConfig({ REPORT_LANG: language }).reportLang).toBe(language);
+    expect(loadExportConfig({ REPORT_LANG: '' }).reportLang).toBe('en');
+    for (const value of ['fr', 'pt_BR', 'RU', 'en\r\nX: 1']) {
+      const error = configError(() => loadExportConfig({ REPORT_LANG: value }));
+      expect(error.code).toBe('CONFIG_INVALID');
+      expect(error.toOneLine()).toBe(
+        `CONFIG_INVALID: REPORT_LANG is invalid (${JSON.stringify(value)}): must be one of en, ru, de, pt-BR (the languages with a complete catalog)`,
+      );
+    }
   });
 
   it('parses formats and refuses unknown ones by name', () => {

@@ -1,6 +1,6 @@
 // The export definitions in the control API:
 //   GET  /definitions   every definition (EXPORTS_FILE, or the legacy `nightly` one) with its
-//                       schedule, period rule, formats, dest, filter, split, delivery (webhook
+//                       schedule, period rule, formats, language, dest, filter, split, delivery (webhook
 //                       URLs shown as scheme and host) and its next runs with the periods each
 //                       exports; ?runs=N (1 to 20, default 3) runs each
 // and the definition form of POST /exports (exports-routes.ts), `{"export": NAME, "date": D}`:
@@ -50,6 +50,7 @@ export function definitionView(definition: ExportDefinition, nowMs: number, runs
     period_rule: describePeriodRule(definition.period),
     lookback_days: definition.lookbackDays,
     formats: definition.formats,
+    lang: definition.lang,
     dest: definition.dest,
     filter:
       definition.filter === undefined

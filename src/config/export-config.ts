@@ -1,13 +1,14 @@
 // The export group of settings: where exports go (EXPORT_DEST and the further roots a job may
 // name), which formats are written when none are asked for, how long a period may be, memory and
-// export threads, the CSV dialect (delimiter, decimal separator, compression, BOM) and the
-// workbook's highlight threshold.
+// export threads, the CSV dialect (delimiter, decimal separator, compression, BOM), the
+// workbook's highlight threshold, and the language readers get when a definition names none.
 
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseDestination } from '../destination-address.js';
 import { parseFormats, type ExportFormat } from '../domain/export-format.js';
 import { ConfigError, ShiftExportError } from '../errors.js';
+import { DEFAULT_REPORT_LANGUAGE, REPORT_LANGUAGES } from '../i18n/report-language.js';
 import { hasControlCharacters } from '../one-line.js';
 import { envVar, type Loaded } from './env-var.js';
 import { loadDeclared, type Env } from './load-config.js';
@@ -96,6 +97,16 @@ export const exportVariables = {
     'XLSX_MATCH_RATE_THRESHOLD',
     z.coerce.number().min(0).max(1).default(0.8),
     'Start-match rates below this (0..1) are highlighted in the workbook.',
+  ),
+  /** The `lang` of every export definition that sets none (the nightly one made of settings too). */
+  reportLang: envVar(
+    'REPORT_LANG',
+    z
+      .enum(REPORT_LANGUAGES, {
+        error: `must be one of ${REPORT_LANGUAGES.join(', ')} (the languages with a complete catalog)`,
+      })
+      .default(DEFAULT_REPORT_LANGUAGE),
+    `Language of what readers see (the workbook's sheets and labels, the e-mail) for every export definition without a \`lang\` of its own: ${REPORT_LANGUAGES.join(', ')}. A division manager whose upstream \`lang\` has a catalog reads that one instead; one whose \`lang\` has none, or is not a language tag, reads the definition's. CSV and Parquet column names and values, file names, manifest keys and error codes are never translated.`,
   ),
 };
 

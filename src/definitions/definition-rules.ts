@@ -1,7 +1,8 @@
 // Owns the rules that join the fields of a definition, or a definition and the settings: look-back
 // days only with `yesterday`, a period no longer than EXPORT_MAX_DAYS, `division-managers` only
 // with `split: division`, attachments among the formats written, and a dest a destination can be.
-// An entry that keeps them becomes an ExportDefinition with every default applied. The rules
+// An entry that keeps them becomes an ExportDefinition with every default applied (REPORT_LANG for
+// a definition without `lang`). The rules
 // between definitions (names, dests) and the allowed roots are the loader's.
 
 import type { ExportConfig } from '../config/export-config.js';
@@ -24,7 +25,7 @@ export interface EntryProblem {
   readonly message: string;
 }
 
-export type EntrySettings = Pick<ExportConfig, 'dest' | 'formats' | 'maxDays'>;
+export type EntrySettings = Pick<ExportConfig, 'dest' | 'formats' | 'maxDays' | 'reportLang'>;
 
 /** `<EXPORT_DEST>/<name>`: a definition's own folder (or S3 prefix) under the export root. */
 export function defaultDest(exportDest: string, name: string): string {
@@ -53,6 +54,7 @@ export function resolveEntry(
     });
   }
   const formats = entry.formats ?? settings.formats;
+  const lang = entry.lang ?? settings.reportLang;
   const email = entry.deliver?.email;
   if (email?.to === DIVISION_MANAGERS && entry.split !== 'division') {
     problems.push({
@@ -104,8 +106,7 @@ export function resolveEntry(
                   cc: Object.freeze([...email.cc]),
                   attach: Object.freeze([...attach]),
                   when: email.when,
-                  // Every mail in English until the definitions have a `lang` of their own.
-                  lang: DEFAULT_REPORT_LANGUAGE,
+                  lang,
                 }),
           webhooks: Object.freeze([...(entry.deliver.webhook ?? [])]),
         });
@@ -115,6 +116,7 @@ export function resolveEntry(
     period: Object.freeze(entry.period),
     lookbackDays: entry.lookback_days ?? 0,
     formats: Object.freeze([...formats]),
+    lang,
     dest,
     destination: Object.freeze(destination),
     destIsExportDest: false,

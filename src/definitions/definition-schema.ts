@@ -1,13 +1,14 @@
 // Owns the shape of EXPORTS_FILE: a top-level `exports:` list of definitions, every object strict
 // (an unknown key is an error: a misspelt `shedule:` must not silently make a definition run on
 // demand only). Each field's own rule is checked here (name, cron pattern, time zone, period rule,
-// formats, ids, addresses, URLs); the rules that join fields, definitions or settings are in
+// formats, language, ids, addresses, URLs); the rules that join fields, definitions or settings are in
 // definition-rules.ts. Messages read after a `exports[i].field: ` prefix, so they start with a verb
 // or the value, and never quote a webhook URL (its path may be a secret).
 
 import { z } from 'zod';
 import { EXPORT_FORMATS, type ExportFormat } from '../domain/export-format.js';
 import { isPlainAddress } from '../domain/mail-address.js';
+import { REPORT_LANGUAGES } from '../i18n/report-language.js';
 import { hasControlCharacters } from '../one-line.js';
 import { DIVISION_MANAGERS } from './export-definition.js';
 import { cronProblem } from './next-runs.js';
@@ -131,6 +132,13 @@ export const definitionEntrySchema = strict({
     .max(MAX_LOOKBACK_DAYS, `must be a whole number from 0 to ${MAX_LOOKBACK_DAYS}`)
     .optional(),
   formats: formatsSchema.optional(),
+  /** Default REPORT_LANG, applied by definition-rules.ts. */
+  lang: z
+    .enum(REPORT_LANGUAGES, {
+      error: (issue) =>
+        `${shown(issue.input)} is not a report language (expected ${REPORT_LANGUAGES.join(', ')})`,
+    })
+    .optional(),
   dest: z.string().min(1, 'must not be empty').optional(),
   filter: filterSchema.optional(),
   split: z.literal('division', { error: 'must be division (the one split there is)' }).optional(),

@@ -1,6 +1,6 @@
 // Owns what an export definition is once loaded: a report people receive, named, with when it runs
-// (or on demand only), which period each run covers, what it writes where, for whom it is filtered
-// and split, and how it is delivered. Every default is applied and every rule checked by the loader
+// (or on demand only), which period each run covers, what it writes where and in which language,
+// for whom it is filtered and split, and how it is delivered. Every default is applied and every rule checked by the loader
 // (load-export-definitions.ts), so the worker's schedules, `run --export NAME` and delivery read
 // these fields as they are. Frozen, like the config.
 
@@ -26,7 +26,11 @@ export interface EmailDelivery {
   readonly attach: readonly ExportFormat[];
   /** `changed`: only when the export's rows differ from the previous export of the period. */
   readonly when: EmailWhen;
-  /** The language of the mail to fixed addresses and to managers whose own has no catalog. */
+  /**
+   * The definition's `lang`: the language of the mail to a list of addresses, and of a division
+   * manager whose own upstream `lang` has no catalog or is not a language tag. Carried here so that
+   * what delivery is handed (MailSettings) is this object as the loader made it.
+   */
   readonly lang: ReportLanguage;
 }
 
@@ -55,6 +59,12 @@ export interface ExportDefinition {
   /** Days before yesterday exported again by each run (a `yesterday` period only; else 0). */
   readonly lookbackDays: number;
   readonly formats: readonly ExportFormat[];
+  /**
+   * The language of what readers see (`lang`, default REPORT_LANG): the unsplit files, the mail to
+   * fixed addresses, and every manager whose own language has no catalog. Column names, file names
+   * and manifest keys stay as they are in every language.
+   */
+  readonly lang: ReportLanguage;
   /** The destination as written (or defaulted to `<EXPORT_DEST>/<name>`). */
   readonly dest: string;
   /** `dest` parsed, a relative folder resolved against the working folder; inside the allowed roots. */

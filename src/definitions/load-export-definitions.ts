@@ -33,7 +33,7 @@ import type { z } from 'zod';
 /** The settings the definitions are read with. */
 export interface DefinitionSettings {
   readonly schedule: Pick<ScheduleConfig, 'exportsFile' | 'enabled' | 'cron' | 'tz' | 'lookbackDays'>;
-  readonly exportConfig: Pick<ExportConfig, 'dest' | 'destAllow' | 'formats' | 'maxDays'>;
+  readonly exportConfig: Pick<ExportConfig, 'dest' | 'destAllow' | 'formats' | 'maxDays' | 'reportLang'>;
 }
 
 export type DefinitionsResult =

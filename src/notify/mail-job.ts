@@ -7,8 +7,8 @@
 import type { Queue } from 'bullmq';
 import { z } from 'zod';
 import { EXPORT_FORMATS } from '../domain/export-format.js';
-import { DEFAULT_REPORT_LANGUAGE, REPORT_LANGUAGES } from '../i18n/report-language.js';
 import { describeError } from '../errors.js';
+import { DEFAULT_REPORT_LANGUAGE, REPORT_LANGUAGES } from '../i18n/report-language.js';
 import type { Logger } from '../logger.js';
 import { MAIL_JOB_NAME } from '../queue/queue-names.js';
 import { settleWithin } from '../settle-within.js';
@@ -25,7 +25,7 @@ export const mailJobDataSchema = z.strictObject({
     cc: z.array(z.string().max(254)),
     attach: z.array(z.enum(EXPORT_FORMATS)).min(1),
     when: z.enum(['always', 'changed']),
-    // A job queued by an older release has none: its mail is in English, as it was then.
+    // A job queued by a worker from before the report languages was to be written in English.
     lang: z.enum(REPORT_LANGUAGES).default(DEFAULT_REPORT_LANGUAGE),
   }),
   export_id: z.string().min(1).max(256),

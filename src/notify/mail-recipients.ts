@@ -26,7 +26,10 @@ export interface MailSettings {
   readonly cc: readonly string[];
   readonly attach: readonly ExportFormat[];
   readonly when: 'always' | 'changed';
-  /** The definition's language: its fixed address lists, and every manager whose `lang` has no catalog. */
+  /**
+   * The definition's language: a list of addresses reads it, and so does a division manager whose
+   * upstream `lang` has no catalog or is not a language tag (chooseLanguage's fallback).
+   */
   readonly lang: ReportLanguage;
 }
 
@@ -158,7 +161,7 @@ function addressList(
 }
 
 /** Why a manager gets no mail; undefined when they get it. */
-function managerProblem(manager: NonNullable<MailDivision['dirs']>[number]): SkipReason | undefined {
+export function managerProblem(manager: NonNullable<MailDivision['dirs']>[number]): SkipReason | undefined {
   if (!manager.active) return 'inactive';
   if (!manager.inviteAccepted) return 'invite_not_accepted';
   if (!isPlainAddress(manager.login)) return 'login_not_an_address';

@@ -14,7 +14,7 @@ import { ShiftExportError } from '../../src/errors.js';
 const weekly: ExportDefinition = {
   ...nightlyDefinition(
     { enabled: true, cron: '0 6 * * 1', tz: 'Europe/Berlin', lookbackDays: 0 },
-    { dest: '/srv/exports/weekly', formats: ['xlsx'] },
+    { dest: '/srv/exports/weekly', formats: ['xlsx'], reportLang: 'en' },
   ),
   name: 'weekly',
   period: { kind: 'last-week' },
@@ -24,7 +24,7 @@ const weekly: ExportDefinition = {
 };
 const nightly = nightlyDefinition(
   { enabled: true, cron: '0 3 * * *', tz: 'UTC', lookbackDays: 2 },
-  { dest: '/srv/exports', formats: ['csv'] },
+  { dest: '/srv/exports', formats: ['csv'], reportLang: 'en' },
 );
 const set: ExportDefinitions = {
   source: { kind: 'file', file: 'exports.yaml' },

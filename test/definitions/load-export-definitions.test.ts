@@ -10,6 +10,7 @@ import {
   requireExportDefinitions,
   type DefinitionSettings,
 } from '../../src/definitions/load-export-definitions.js';
+import type { ReportLanguage } from '../../src/i18n/report-language.js';
 
 let root: string;
 let exportDest: string;
@@ -26,7 +27,7 @@ afterEach(async () => {
 });
 
 function settings(
-  overrides: { file?: string; maxDays?: number; enabled?: boolean } = {},
+  overrides: { file?: string; maxDays?: number; enabled?: boolean; reportLang?: ReportLanguage } = {},
 ): DefinitionSettings {
   return {
     schedule: {
@@ -41,6 +42,7 @@ function settings(
       destAllow: [allowed],
       formats: ['csv', 'xlsx'],
       maxDays: overrides.maxDays ?? 31,
+      reportLang: overrides.reportLang ?? 'en',
     },
   };
 }
@@ -73,6 +75,7 @@ describe('loading export definitions', () => {
         period: { kind: 'yesterday' },
         lookbackDays: 2,
         formats: ['csv', 'xlsx'],
+        lang: 'en',
         // EXPORT_DEST itself, not EXPORT_DEST/nightly: the folders stay where they were.
         dest: exportDest,
         destination: { kind: 'local', dir: exportDest },
@@ -84,6 +87,8 @@ describe('loading export definitions', () => {
     ]);
     const disabled = await loadExportDefinitions(settings({ enabled: false }));
     expect(disabled.ok && disabled.definitions.definitions[0]?.schedule).toBeUndefined();
+    const russian = await loadExportDefinitions(settings({ reportLang: 'ru' }));
+    expect(russian.ok && russian.definitions.definitions[0]?.lang).toBe('ru');
   });
 
   it('refuses a NIGHTLY_CRON that cron-parser refuses, naming the variable', async () => {
@@ -97,7 +102,7 @@ describe('loading export definitions', () => {
     ]);
   });
 
-  it('applies the defaults: EXPORT_FORMATS, <EXPORT_DEST>/<name>, attach [xlsx], when always, no look-back', async () => {
+  it('applies the defaults: EXPORT_FORMATS, REPORT_LANG, <EXPORT_DEST>/<name>, attach [xlsx], when always, no look-back', async () => {
     const set = await loaded(
       yaml(
         'exports:',
@@ -116,6 +121,7 @@ describe('loading export definitions', () => {
       period: { kind: 'last-week' },
       lookbackDays: 0,
       formats: ['csv', 'xlsx'],
+      lang: 'en',
       dest: `${exportDest}/weekly`,
       destination: { kind: 'local', dir: join(exportDest, 'weekly') },
       destIsExportDest: false,
@@ -138,6 +144,7 @@ describe('loading export definitions', () => {
         '    period: yesterday',
         '    lookback_days: 3',
         '    formats: [parquet, csv, csv]',
+        '    lang: pt-BR',
         '    dest: s3://bucket-x/reports/north',
         '    filter: { divisions: [3, 1, 3], regions: [7], shops: [71, 70] }',
         '    deliver:',
@@ -159,6 +166,7 @@ describe('loading export definitions', () => {
         period: { kind: 'yesterday' },
         lookbackDays: 3,
         formats: ['csv', 'parquet'],
+        lang: 'pt-BR',
         dest: 's3://bucket-x/reports/north',
         destination: { kind: 's3', bucket: 'bucket-x', prefix: 'reports/north' },
         destIsExportDest: false,
@@ -170,11 +178,30 @@ describe('loading export definitions', () => {
             cc: ['c@example.com'],
             attach: ['csv'],
             when: 'changed',
-            lang: 'en',
+            lang: 'pt-BR',
           },
           webhooks: ['https://a.example.com/x', 'http://b.example.com/y'],
         },
       },
+    ]);
+  });
+
+  it("gives a definition without lang REPORT_LANG, and one with lang its own, its e-mail's too", async () => {
+    const text = yaml(
+      'exports:',
+      '  - name: plain',
+      '    period: last-week',
+      '  - name: russian',
+      '    period: last-week',
+      '    lang: ru',
+      '    split: division',
+      '    deliver: { email: { to: division-managers } }',
+    );
+    const result = await parseExportDefinitions(text, 'exports.yaml', settings({ reportLang: 'de' }));
+    if (!result.ok) throw new Error(result.problems.map(formatProblem).join('\n'));
+    expect(result.definitions.definitions.map((d) => [d.name, d.lang, d.deliver?.email?.lang])).toEqual([
+      ['plain', 'de', undefined],
+      ['russian', 'ru', 'ru'],
     ]);
   });
 
@@ -301,7 +328,7 @@ describe('a bad definitions file', () => {
         ),
       ),
     ).toEqual([
-      'exports.yaml:4:5: exports[0].shedule: unknown key (expected name, schedule, period, lookback_days, formats, dest, filter, split, deliver)',
+      'exports.yaml:4:5: exports[0].shedule: unknown key (expected name, schedule, period, lookback_days, formats, lang, dest, filter, split, deliver)',
       'exports.yaml:5:5: exports[1].period: is required',
       'exports.yaml:6:15: exports[1].schedule.tz: is required',
       'exports.yaml:7:11: exports[2].name: must be a text, not a number',
@@ -349,6 +376,33 @@ describe('a bad definitions file', () => {
       ),
     ).toEqual([
       'exports.yaml:4:23: exports[0].schedule.cron: "0 99 * * *" is not a cron pattern: Constraint error, got value 99 expected range 0-23',
+    ]);
+  });
+
+  it('has a lang that is not a report language, as the upstream or a person might write one', async () => {
+    expect(
+      await problemLines(
+        yaml(
+          'exports:',
+          '  - name: a',
+          '    period: yesterday',
+          '    lang: fr',
+          '  - name: b',
+          '    period: yesterday',
+          '    lang: pt_BR',
+          '  - name: c',
+          '    period: yesterday',
+          '    lang: [ru]',
+          '  - name: d',
+          '    period: yesterday',
+          '    lang: "en\\r\\nBcc: x@evil.example"',
+        ),
+      ),
+    ).toEqual([
+      'exports.yaml:4:11: exports[0].lang: "fr" is not a report language (expected en, ru, de, pt-BR)',
+      'exports.yaml:7:11: exports[1].lang: "pt_BR" is not a report language (expected en, ru, de, pt-BR)',
+      'exports.yaml:10:11: exports[2].lang: ["ru"] is not a report language (expected en, ru, de, pt-BR)',
+      'exports.yaml:13:11: exports[3].lang: "en\\r\\nBcc: x@evil.example" is not a report language (expected en, ru, de, pt-BR)',
     ]);
   });
 

@@ -7,7 +7,7 @@ function definition(name: string, deliver: ExportDefinition['deliver']): ExportD
   return { name, deliver } as ExportDefinition;
 }
 
-const managers = { to: 'division-managers', cc: [], attach: ['xlsx'], when: 'changed', lang: 'en' } as const;
+const managers = { to: 'division-managers', cc: [], attach: ['xlsx'], when: 'changed', lang: 'ru' } as const;
 const fixed = { to: ['hq@example.com'], cc: [], attach: ['xlsx'], when: 'always', lang: 'en' } as const;
 
 function set(...definitions: ExportDefinition[]): ExportDefinitions {

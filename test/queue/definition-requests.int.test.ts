@@ -171,6 +171,7 @@ describe('GET /definitions', () => {
     expect(weekly).toMatchObject({
       schedule: { cron: '0 6 * * 1', tz: 'Europe/Berlin' },
       period: 'last-week',
+      lang: 'en',
       dest: weeklyDest(),
       filter: { divisions: [1, 2], regions: null, shops: null },
       deliver: { email: null, webhooks: ['https://hooks.example.com/…'] },

@@ -20,7 +20,9 @@ export const divisionManagerSchema = z.looseObject({
   position: z.string(),
   level: z.string(),
   businessDirId: integer,
-  lang: z.string(),
+  // Read leniently: a manager's language only chooses the language of their mail and workbook, so a
+  // missing or null one falls back to the definition's instead of failing the whole division list.
+  lang: z.string().nullish(),
   invited: z.boolean(),
   inviteAccepted: z.boolean(),
   inviteAcceptedAt: localDateTimeSchema,
