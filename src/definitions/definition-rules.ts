@@ -8,7 +8,6 @@
 import type { ExportConfig } from '../config/export-config.js';
 import { parseDestination } from '../destination-address.js';
 import { ShiftExportError } from '../errors.js';
-import { DEFAULT_REPORT_LANGUAGE } from '../i18n/report-language.js';
 import type { DefinitionEntry } from './definition-schema.js';
 import { canonicalFormats, shown } from './definition-schema.js';
 import {
