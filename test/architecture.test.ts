@@ -16,6 +16,7 @@ type Room =
   | 'shared'
   | 'config'
   | 'domain'
+  | 'i18n'
   | 'wfm'
   | 'pipeline'
   | 'render'
@@ -42,9 +43,12 @@ const MAY_IMPORT: Readonly<Record<Room, readonly Room[]>> = {
   // handed their settings and do not import config.
   config: ['domain', 'shared'],
   domain: ['shared'],
+  // The report languages and their catalogs: every text a reader sees, by language. The English
+  // workbook catalog reads the columns' English headers and descriptions from their declarations.
+  i18n: ['domain', 'shared'],
   wfm: ['config', 'domain', 'shared'],
   pipeline: ['domain', 'shared'],
-  render: ['domain', 'shared'],
+  render: ['i18n', 'domain', 'shared'],
   destinations: ['config', 'domain', 'shared'],
   // Change tracking, a step of the export: it hashes the exported columns (domain), stores
   // row-hashes.bin in the publication and reads the previous export back (destinations), and
@@ -54,7 +58,7 @@ const MAY_IMPORT: Readonly<Record<Room, readonly Room[]>> = {
   // by the destinations' own rule (allowed-destination.ts, the one file it takes from there); the
   // queue, the network and delivery are the callers'.
   definitions: ['destinations', 'config', 'domain', 'shared'],
-  export: ['changes', 'pipeline', 'render', 'destinations', 'wfm', 'config', 'domain', 'shared'],
+  export: ['changes', 'pipeline', 'render', 'destinations', 'wfm', 'config', 'i18n', 'domain', 'shared'],
   // Redis, queue names, job schemas, producers. The job's result is the manifest's summary, so
   // its schema is read from render/manifest.
   queue: ['render', 'config', 'domain', 'shared'],
@@ -106,7 +110,7 @@ const PACKAGE_USERS: Readonly<Record<string, readonly Room[] | 'every room'>> = 
 /** Libraries that reach the network, a queue or storage: rows in, rows (or bytes) out does without. */
 const IO_LIBRARY =
   /^(undici|bullmq|ioredis|fastify|@fastify\/|@bull-board\/|@aws-sdk\/|node:(http|https|net|tls|dgram))/;
-const PURE_ROOMS: readonly Room[] = ['domain', 'pipeline', 'render', 'definitions'];
+const PURE_ROOMS: readonly Room[] = ['domain', 'i18n', 'pipeline', 'render', 'definitions'];
 /** What definitions may take from destinations: the rule of where a dest may be, nothing that writes. */
 const DEFINITIONS_FROM_DESTINATIONS: readonly string[] = ['src/destinations/allowed-destination.ts'];
 /** The one module that talks to exceljs, its untyped internals pinned to its version there. */
