@@ -64,6 +64,23 @@ const STYLES = {
 
 /** A, B, C hold the headline and the tables; D.. the daily table's divisions, under the charts. */
 const COLUMN_WIDTHS = [34, 40, 18, 18, 18, 18, 18];
+
+/**
+ * The widths for a language. English keeps the widths it was laid out with (its longest label fits
+ * column A in Excel's and LibreOffice's font); a translated label may be longer or of wider letters
+ * (LibreOffice cut "Доля совпадений при начале и окончании" at 34), so column A takes the
+ * character count of the headline's longest label beside a value.
+ */
+function columnWidths(language: ReportLanguage, rows: readonly Row[]): number[] {
+  if (language === 'en') return COLUMN_WIDTHS;
+  // The headline's labels only: the tables below hold division names, data of any length.
+  const labels = rows.slice(0, TABLES_FIRST_ROW - 1).flatMap((row) => {
+    const [label] = row.values;
+    return typeof label === 'string' && row.values.length > 1 ? [label.length] : [];
+  });
+  const [first = 34, ...rest] = COLUMN_WIDTHS;
+  return [Math.max(first, ...labels.map((length) => length + 2)), ...rest];
+}
 /** Characters of column B's wrapped text per line, and the points a line takes. */
 const TEXT_LINE_CHARACTERS = 40;
 const LINE_POINTS = 15;
@@ -328,14 +345,15 @@ export async function writeOverviewSheet(
   summaries: ExportSummaries,
   facts: OverviewFacts,
 ): Promise<XlsxSheet> {
+  const language = facts.language ?? 'en';
+  const { rows, charts } = overviewLayout(summaries, facts);
   const sheet = workbook.addSheet({
-    name: workbookMessages(facts.language ?? 'en').sheets.overview,
-    columnWidths: COLUMN_WIDTHS,
+    name: workbookMessages(language).sheets.overview,
+    columnWidths: columnWidths(language, rows),
     // One page: the headline and both charts side by side; the chart data runs on below.
     pageSetup: { paperSize: 9, orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
   });
   pacer.follow(sheet);
-  const { rows, charts } = overviewLayout(summaries, facts);
   sheet.addCharts(charts);
   for (const row of rows) {
     sheet.addRow(row.values, row.styles, row.height);

@@ -153,6 +153,10 @@ describe('a workbook in Russian', () => {
       'изменено: 1\u00a0234, добавлено: 2, удалено: 1 (с выгрузки exp-previous)',
     );
     expect(beside('Дивизионы ниже порога')).toMatch(/^\d+ из \d+ ниже 80,0\u00a0% совпадений при начале/);
+    // The longest Russian label is wider than the English column: the column follows it.
+    expect(overview.getColumn(1).width).toBeGreaterThanOrEqual(
+      'Доля совпадений при начале и окончании'.length,
+    );
     const byDay = sheet(workbook, 'По дням');
     expect(rowValues(byDay, 2)[2]).toBe('Все дивизионы');
     const byDivision = sheet(workbook, 'По дивизионам');
