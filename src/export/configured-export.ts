@@ -8,6 +8,7 @@ import type { ExportConfig } from '../config/export-config.js';
 import type { S3Config } from '../config/s3-config.js';
 import type { ParsedDestination } from '../destination-address.js';
 import { createDestination, type AnyDestination } from '../destinations/create-destination.js';
+import type { ReportLanguage } from '../i18n/report-language.js';
 import type { Logger } from '../logger.js';
 import { WfmClient } from '../wfm/wfm-client.js';
 import type { ProgressListener } from './progress.js';
@@ -25,6 +26,8 @@ export interface ConfiguredExportOptions {
   readonly logger: Logger;
   /** Called on each retried WFM request (after the client has logged it). */
   readonly onUpstreamRetry?: () => void;
+  /** The workbook's language; default en (see ExportSettings.language). */
+  readonly language?: ReportLanguage;
 }
 
 interface RunOptions {
@@ -57,7 +60,7 @@ export class ConfiguredExport {
   /** Checks the destination can be written, then exports. */
   async run(scope: ExportScope, run: RunOptions = {}): Promise<ExportResult> {
     await this.#destination.check();
-    const { exportConfig, wfm, logger } = this.#options;
+    const { exportConfig, wfm, logger, language } = this.#options;
     return runExport(scope, {
       source: this.#client,
       destination: this.#destination,
@@ -70,6 +73,7 @@ export class ConfiguredExport {
         sourceBaseUrl: wfm.baseUrl,
         memoryBudgetBytes: exportConfig.memoryMb * 1024 * 1024,
         threads: exportConfig.threads,
+        ...(language === undefined ? {} : { language }),
       },
       logger,
       ...(run.onProgress === undefined ? {} : { onProgress: run.onProgress }),

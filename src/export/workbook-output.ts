@@ -24,6 +24,7 @@ export class WorkbookOutput implements TableOutput {
       createdAt: setup.startedAt,
       creator: `${TOOL_NAME} ${TOOL_VERSION}`,
       matchRateThreshold: setup.settings.matchRateThreshold,
+      ...(setup.settings.language === undefined ? {} : { language: setup.settings.language }),
       // A division's workbook (split by division): its manager compares regions, not divisions.
       ...(setup.divisionId === undefined ? {} : { chartBy: 'region' as const }),
     });

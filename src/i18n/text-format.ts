@@ -12,6 +12,7 @@ export class TextFormat {
   private readonly integers: Intl.NumberFormat;
   private readonly oneDecimal: Intl.NumberFormat;
   private readonly rates: Intl.NumberFormat;
+  private readonly preciseRates: Intl.NumberFormat;
   private readonly points: Intl.NumberFormat;
   private readonly dates: Intl.DateTimeFormat;
   private readonly plurals: Intl.PluralRules;
@@ -24,6 +25,11 @@ export class TextFormat {
       style: 'percent',
       minimumFractionDigits: 1,
       maximumFractionDigits: 1,
+    });
+    this.preciseRates = new Intl.NumberFormat(language, {
+      style: 'percent',
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
     });
     // Percentage points keep their sign, so "+1,2" and "−0,4" read as a change.
     this.points = new Intl.NumberFormat(language, {
@@ -45,9 +51,9 @@ export class TextFormat {
     return this.oneDecimal.format(value);
   }
 
-  /** A share from 0 to 1 as a percentage with one decimal: 84.6% / 84,6 %. */
-  rate(share: number): string {
-    return this.rates.format(share);
+  /** A share from 0 to 1 as a percentage with one decimal (or two): 84.6% / 84,6 % (84.62%). */
+  rate(share: number, decimals: 1 | 2 = 1): string {
+    return (decimals === 2 ? this.preciseRates : this.rates).format(share);
   }
 
   /** A difference of two shares in percentage points, signed, one decimal: +1.2 / −0,4 / 0.0. */

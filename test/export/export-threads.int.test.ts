@@ -45,14 +45,15 @@ const NOW = new Date('2024-04-01T03:00:00Z');
  * with a line break (the division_managers column of its division); and the Shifts sheet's part
  * is deflated in 1 MiB blocks at once (parallel-deflate.ts: each block sync-flushed and primed
  * with the 32 KiB before it), so the workbook's compressed bytes changed while every part's
- * content stayed the same. A change to
+ * content stayed the same; and docProps/core.xml names the workbook's language (dc:language en).
+A change to
  * what the files hold changes them on purpose: then update them from a run at EXPORT_THREADS=1,
  * and say why in the commit.
  */
 const GOLDEN: Readonly<Record<string, string>> = {
   'shifts.csv': 'bcda505504b5db6dec5bbe0755c493fbdd1629f189ab30d33284d5412c2ebde3',
   'rejected.csv': 'fdc09d4585fffd2873156c8eb40459c13eddb1008c8759eb20e6bb724d0a2709',
-  'shifts.xlsx': '534c6ca14bff7e8af07f9c470693fc6ae5942220956b7d1ac6e6962eaed216ee',
+  'shifts.xlsx': 'b33be45f53b44a3f129c2c0c310d2a4ce0f4feebf0c30cfdba3e748d3fec49d7',
   'summary_by_division.csv': '4b5e7e2892cbb3c6e2ab3b7147b6f2d66036fa97ec81f3feb615ef7c3f90eb11',
   'summary_by_day.csv': '76566eeee5b8ec0f2a4381523e055a33305cc158fef758e0e0057bb72d7a2308',
   'summary_by_region.csv': '5958bc1fc6923117b979df8605a3618bc0d9df147cc3094b320d8dad68e5950e',

@@ -6,6 +6,7 @@ import { loadS3Config } from '../../src/config/s3-config.js';
 import { loadWfmConfig, requireUpstream } from '../../src/config/wfm-config.js';
 import type { ExportFormat } from '../../src/domain/export-format.js';
 import type { Period } from '../../src/domain/period.js';
+import type { ReportLanguage } from '../../src/i18n/report-language.js';
 import { ConfiguredExport } from '../../src/export/configured-export.js';
 import type { ExportResult } from '../../src/export/run-export.js';
 import { silentLogger } from '../../src/logger.js';
@@ -20,6 +21,8 @@ export async function runConfiguredExport(
   env: Record<string, string>,
   period: Period,
   formats: readonly ExportFormat[],
+  /** The workbook's language; none: the default (en). */
+  language?: ReportLanguage,
 ): Promise<ConfiguredExportRun> {
   const dest = env['EXPORT_DEST'];
   if (dest === undefined) throw new Error('runConfiguredExport needs EXPORT_DEST');
@@ -29,6 +32,7 @@ export async function runConfiguredExport(
     wfm: requireUpstream(loadWfmConfig(env)),
     s3Config: () => loadS3Config(env),
     logger: silentLogger,
+    ...(language === undefined ? {} : { language }),
   });
   try {
     const result = await configuredExport.run({ period, formats });

@@ -8,7 +8,6 @@ import type { Period } from '../../domain/period.js';
 import { parseDay } from 'wfm-contract/civil-time';
 import { REJECTED_COLUMNS } from '../../domain/rejected-row.js';
 import { SHIFT_COLUMNS } from '../../domain/shift-columns.js';
-import { QUALITY_FLAGS } from '../../domain/shift-record.js';
 import {
   DAY_SUMMARY_COLUMNS,
   DIVISION_SUMMARY_COLUMNS,
@@ -16,22 +15,21 @@ import {
   SHOP_SUMMARY_COLUMNS,
   USER_SUMMARY_COLUMNS,
 } from '../../domain/summary-columns.js';
-import { ALL_DIVISIONS_LABEL } from '../../domain/summary.js';
 import { ConfigError } from '../../errors.js';
+import type { ReportLanguage } from '../../i18n/report-language.js';
+import { fill, textFormat } from '../../i18n/text-format.js';
+import { en } from '../../i18n/workbook/en.js';
+import { workbookMessages } from '../../i18n/workbook/workbook-catalog.js';
+import type { CountName, QualityFlagName } from '../../i18n/workbook/workbook-messages.js';
 import type { XlsxWorkbook } from './exceljs-adapter.js';
-import {
-  SUMMARY_SHEET_NAMES,
-  SUMMARY_STAT_NAMES,
-  TOTAL_LABEL,
-  TOTALLED_SHEET_NAMES,
-} from './summary-sheets.js';
-import { OVERVIEW_SHEET_NAME, type WorkbookChanges } from './overview-sheet.js';
+import { SUMMARY_STAT_NAMES, summarySheetNames, TOTALLED_SHEETS } from './summary-sheets.js';
+import type { WorkbookChanges } from './overview-sheet.js';
+import { columnDescription, columnHeader, type DescribedTable } from './workbook-texts.js';
 import type { WritePacer } from './write-pacer.js';
 import { BOLD_FONT, DATE_FORMAT, EXCEL_MAX_CELL_TEXT, TEXT_FORMAT } from './xlsx-cells.js';
 import type { XlsxStyle, XlsxValue } from './xlsx-cells.js';
 
-export const BUSINESS_DATE_RULE =
-  'A shift counts for the local date of its start: start_time + start_time_offset.';
+export const BUSINESS_DATE_RULE = en.about.businessDateRule;
 
 /** What the About sheet says about the export; given to finish(). */
 export interface WorkbookAbout {
@@ -55,21 +53,13 @@ export interface WorkbookFacts {
   readonly matchRateThreshold: number;
   readonly sheetRowLimit: number;
   readonly shiftSheetNames: readonly string[];
+  /** The reader's language; default en. */
+  readonly language?: ReportLanguage;
 }
 
-type CountName = Exclude<keyof ExportCounts, 'filtered_out'>;
+export const COUNT_MEANINGS: Readonly<Record<CountName, string>> = en.about.countMeanings;
 
-export const COUNT_MEANINGS: Readonly<Record<CountName, string>> = {
-  fetched: 'Rows received from the source for the period, widened by the possible UTC offsets.',
-  exported: 'Shifts on the Shifts sheet(s): placed, inside the period, first of their id.',
-  rejected: 'Rows that could not be placed (see the Rejected sheet).',
-  duplicates: 'Rows whose id had been seen before; only the first was exported.',
-  outside_window: 'Placed rows whose business date lies outside the period.',
-  flagged: 'Exported shifts with at least one quality flag.',
-};
-
-export const FILTERED_OUT_MEANING =
-  "Valid rows outside the export's filter (its divisions, regions or shops): not exported, not rejected.";
+export const FILTERED_OUT_MEANING = en.about.filteredOutMeaning;
 
 /** `2024-05-08 06:00:00 +02:00 (Europe/Berlin)`: the instant as a wall clock in the named zone. */
 export function formatInstantInZone(instant: Date, timeZone: string): string {
@@ -98,103 +88,114 @@ export function formatInstantInZone(instant: Date, timeZone: string): string {
   return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}:${part('second')} ${offset} (${timeZone})`;
 }
 
-function percent(ratio: number): string {
-  return `${(ratio * 100).toFixed(2)}%`;
-}
-
 /** The About sheet goes through exceljs's own row API, which writes a Date as a date cell. */
 type AboutValue = XlsxValue | Date;
 type AboutRow = { readonly values: readonly AboutValue[]; readonly bold?: boolean };
 
-function columnRows<R>(
-  sheet: string,
-  columns: readonly Column<R>[],
-  only?: (name: string) => boolean,
-): AboutRow[] {
-  return columns
-    .filter((column) => only?.(column.name) ?? true)
-    .map((column) => ({ values: [sheet, column.header, column.name, column.description] }));
-}
-
 /** The rows of the About sheet, top to bottom (columns: label, value, CSV name, meaning). */
 export function aboutRows(about: WorkbookAbout, facts: WorkbookFacts): AboutRow[] {
+  const language = facts.language ?? 'en';
+  const messages = workbookMessages(language);
+  const { sheets, about: m } = messages;
+  const format = textFormat(language);
   const day = (text: string): AboutValue => {
     const days = parseDay(text);
     return days === undefined ? text : new Date(days * 86_400_000);
   };
-  const summaries = SUMMARY_SHEET_NAMES.join(', ');
+  const columnRows = <R>(
+    sheet: string,
+    table: DescribedTable,
+    columns: readonly Column<R>[],
+    only?: (name: string) => boolean,
+  ): AboutRow[] =>
+    columns
+      .filter((column) => only?.(column.name) ?? true)
+      .map((column) => ({
+        values: [
+          sheet,
+          columnHeader(messages, column),
+          column.name,
+          columnDescription(messages, table, column),
+        ],
+      }));
+  const isKey = (name: string): boolean => !SUMMARY_STAT_NAMES.has(name);
+  const summaryNames = summarySheetNames(messages);
+  const summaries = summaryNames.join(', ');
   const rows: AboutRow[] = [
-    { values: ['Shift export'], bold: true },
-    { values: ['Period from', day(about.period.from)] },
-    { values: ['Period to', day(about.period.to)] },
-    { values: ['Business date', about.businessDateRule ?? BUSINESS_DATE_RULE] },
-    {
-      values: [
-        'Times',
-        "Local times are the shop's wall clock (time + offset); UTC times are as the source sent them. Fractions of a second are dropped.",
-      ],
-    },
-    { values: ['Generated at', formatInstantInZone(about.generatedAt, about.timeZone ?? 'UTC')] },
-    { values: ['Source', about.sourceBaseUrl] },
+    { values: [m.title], bold: true },
+    { values: [m.periodFrom, day(about.period.from)] },
+    { values: [m.periodTo, day(about.period.to)] },
+    { values: [m.businessDate, about.businessDateRule ?? m.businessDateRule] },
+    { values: [m.times, m.timesText] },
+    { values: [m.generatedAt, formatInstantInZone(about.generatedAt, about.timeZone ?? 'UTC')] },
+    { values: [m.source, about.sourceBaseUrl] },
   ];
-  if (about.exportId !== undefined) rows.push({ values: ['Export ID', about.exportId] });
-  if (about.toolVersion !== undefined) rows.push({ values: ['Tool version', about.toolVersion] });
+  if (about.exportId !== undefined) rows.push({ values: [m.exportId, about.exportId] });
+  if (about.toolVersion !== undefined) rows.push({ values: [m.toolVersion, about.toolVersion] });
   rows.push(
     {
       values: [
-        'Sheets',
-        [OVERVIEW_SHEET_NAME, ...facts.shiftSheetNames, ...SUMMARY_SHEET_NAMES, 'Rejected', 'About'].join(
+        m.sheets,
+        [sheets.overview, ...facts.shiftSheetNames, ...summaryNames, sheets.rejected, sheets.about].join(
           ', ',
         ),
       ],
     },
     {
       values: [
-        'Shifts sheets',
-        `At most ${facts.sheetRowLimit.toLocaleString('en-US')} shifts per sheet; more continue on "Shifts (2)", "Shifts (3)"…`,
+        m.shiftsSheets,
+        fill(format.count(m.shiftsSheetsText, facts.sheetRowLimit), {
+          second: `${sheets.shifts} (2)`,
+          third: `${sheets.shifts} (3)`,
+        }),
       ],
     },
     {
       values: [
-        'Highlight',
-        `Start match rates below ${percent(facts.matchRateThreshold)} are filled red on the ${summaries} sheets.`,
+        m.highlight,
+        fill(m.highlightText, { threshold: format.rate(facts.matchRateThreshold, 2), sheets: summaries }),
       ],
     },
     {
       values: [
-        'Totals',
-        `The "${TOTAL_LABEL}" row under the table of the ${TOTALLED_SHEET_NAMES.join(', ')} sheets covers every exported shift; By day gives each day an "${ALL_DIVISIONS_LABEL}" row first instead.`,
+        m.totals,
+        fill(m.totalsText, {
+          total: messages.totalRow,
+          sheets: TOTALLED_SHEETS.map((key) => sheets[key]).join(', '),
+          byDay: sheets.byDay,
+          allDivisions: messages.overview.groups.division.all,
+        }),
       ],
     },
-    { values: ['Distances', 'The source states no unit for distances: they are shown exactly as sent.'] },
-    {
-      values: [
-        'Text',
-        `Text is shown as sent, never as a formula. A character a spreadsheet cannot hold (a control character, U+FFFE, U+FFFF, half of a surrogate pair) shows as \uFFFD, here and in the CSV files, and the shift is flagged text_replaced; the Rejected sheet shows raw JSON the same way, rejected.csv keeps it exactly as received. Excel holds at most ${EXCEL_MAX_CELL_TEXT.toLocaleString('en-US')} characters in a cell: longer text is cut and ends with "… [truncated]".`,
-      ],
-    },
+    { values: [m.distances, m.distancesText] },
+    { values: [m.text, fill(m.textText, { max: format.integer(EXCEL_MAX_CELL_TEXT) })] },
     { values: [] },
-    { values: ['Counts', 'Value', 'Meaning'], bold: true },
+    { values: [m.counts, m.value, m.meaning], bold: true },
   );
-  for (const key of Object.keys(COUNT_MEANINGS) as CountName[]) {
-    rows.push({ values: [key, about.counts[key], COUNT_MEANINGS[key]] });
+  // The counts keep their manifest names: a reader matches them with manifest.json.
+  for (const key of Object.keys(m.countMeanings) as CountName[]) {
+    rows.push({ values: [key, about.counts[key], m.countMeanings[key]] });
   }
   // Only an export with a filter has this count: the workbooks of the others stay as they were.
   if (about.counts.filtered_out !== undefined)
-    rows.push({ values: ['filtered_out', about.counts.filtered_out, FILTERED_OUT_MEANING] });
-  rows.push({ values: [] }, { values: ['Quality flag', 'Meaning'], bold: true });
-  for (const [flag, meaning] of Object.entries(QUALITY_FLAGS)) rows.push({ values: [flag, meaning] });
+    rows.push({ values: ['filtered_out', about.counts.filtered_out, m.filteredOutMeaning] });
+  rows.push({ values: [] }, { values: [m.qualityFlag, m.meaning], bold: true });
+  // The flags keep their names: they are the values of the quality_flags column.
+  for (const flag of Object.keys(m.qualityFlags) as QualityFlagName[])
+    rows.push({ values: [flag, m.qualityFlags[flag]] });
   rows.push(
     { values: [] },
-    { values: ['Sheet', 'Column', 'CSV name', 'Meaning'], bold: true },
-    ...columnRows('Shifts', SHIFT_COLUMNS),
-    ...columnRows('By division', DIVISION_SUMMARY_COLUMNS, (name) => !SUMMARY_STAT_NAMES.has(name)),
-    ...columnRows('By day', DAY_SUMMARY_COLUMNS, (name) => !SUMMARY_STAT_NAMES.has(name)),
-    ...columnRows('By region', REGION_SUMMARY_COLUMNS, (name) => !SUMMARY_STAT_NAMES.has(name)),
-    ...columnRows('By shop', SHOP_SUMMARY_COLUMNS, (name) => !SUMMARY_STAT_NAMES.has(name)),
-    ...columnRows('By user', USER_SUMMARY_COLUMNS, (name) => !SUMMARY_STAT_NAMES.has(name)),
-    ...columnRows(`${summaries} (each)`, DIVISION_SUMMARY_COLUMNS, (name) => SUMMARY_STAT_NAMES.has(name)),
-    ...columnRows('Rejected', REJECTED_COLUMNS),
+    { values: [m.sheet, m.column, m.csvName, m.meaning], bold: true },
+    ...columnRows(sheets.shifts, 'shifts', SHIFT_COLUMNS),
+    ...columnRows(sheets.byDivision, 'byDivision', DIVISION_SUMMARY_COLUMNS, isKey),
+    ...columnRows(sheets.byDay, 'byDay', DAY_SUMMARY_COLUMNS, isKey),
+    ...columnRows(sheets.byRegion, 'byRegion', REGION_SUMMARY_COLUMNS, isKey),
+    ...columnRows(sheets.byShop, 'byShop', SHOP_SUMMARY_COLUMNS, isKey),
+    ...columnRows(sheets.byUser, 'byUser', USER_SUMMARY_COLUMNS, isKey),
+    ...columnRows(fill(m.eachSheet, { sheets: summaries }), 'statistics', DIVISION_SUMMARY_COLUMNS, (name) =>
+      SUMMARY_STAT_NAMES.has(name),
+    ),
+    ...columnRows(sheets.rejected, 'rejected', REJECTED_COLUMNS),
   );
   return rows;
 }
@@ -226,7 +227,7 @@ export async function writeAboutSheet(
 ): Promise<void> {
   // Landscape, one page wide: the long meanings wrap in the last column instead of running off.
   const sheet = workbook.addSheet({
-    name: 'About',
+    name: workbookMessages(facts.language ?? 'en').sheets.about,
     columnWidths: [24, 26, 26, 80],
     pageSetup: { paperSize: 9, orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
   });

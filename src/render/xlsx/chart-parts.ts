@@ -59,6 +59,8 @@ export interface ChartSeries {
 
 interface ChartCommon {
   readonly title: string;
+  /** The title's language (BCP 47), which spell checkers and screen readers go by; default en-US. */
+  readonly titleLanguage?: string;
   /** The category labels (division names, dates), one per value. */
   readonly categories: CellRange;
   readonly series: readonly ChartSeries[];
@@ -112,10 +114,10 @@ const BAR_AXES = { category: 10, value: 20 };
 
 const attribute = xmlText;
 
-function titleXml(title: string): string {
+function titleXml(title: string, language = 'en-US'): string {
   return (
     '<c:title><c:tx><c:rich><a:bodyPr/><a:lstStyle/><a:p><a:pPr><a:defRPr sz="1200" b="1"/></a:pPr>' +
-    `<a:r><a:rPr lang="en-US" sz="1200" b="1"/><a:t>${xmlText(title)}</a:t></a:r></a:p></c:rich></c:tx>` +
+    `<a:r><a:rPr lang="${attribute(language)}" sz="1200" b="1"/><a:t>${xmlText(title)}</a:t></a:r></a:p></c:rich></c:tx>` +
     '<c:overlay val="0"/></c:title><c:autoTitleDeleted val="0"/>'
   );
 }
@@ -249,7 +251,7 @@ export function chartXml(chart: ChartDeclaration): string {
     XML_DECLARATION +
     `<c:chartSpace xmlns:c="${NS_C}" xmlns:a="${NS_A}" xmlns:r="${NS_R}">` +
     '<c:roundedCorners val="0"/>' +
-    `<c:chart>${titleXml(chart.title)}<c:plotArea><c:layout/>${plotXml(chart)}${axesXml(chart)}</c:plotArea>` +
+    `<c:chart>${titleXml(chart.title, chart.titleLanguage)}<c:plotArea><c:layout/>${plotXml(chart)}${axesXml(chart)}</c:plotArea>` +
     '<c:legend><c:legendPos val="b"/><c:overlay val="0"/></c:legend>' +
     '<c:plotVisOnly val="1"/><c:dispBlanksAs val="gap"/></c:chart>' +
     '<c:spPr><a:solidFill><a:srgbClr val="FFFFFF"/></a:solidFill><a:ln><a:solidFill><a:srgbClr val="BFBFBF"/></a:solidFill></a:ln></c:spPr>' +

@@ -38,6 +38,8 @@ export interface WorkbookSetup {
    * bytes do not depend on it.
    */
   readonly deflateParallel?: number;
+  /** docProps/core.xml's dc:language, a BCP 47 tag (en, ru, pt-BR); none: the element is left out. */
+  readonly language?: string;
 }
 
 /** zlib level of the workbook's parts unless set: chosen by `npm run bench:zlib` (docs/performance.md). */
@@ -97,6 +99,8 @@ interface WorkbookInternals {
     readonly _module: { readonly engine: ZipModuleInternals };
   };
   readonly created: Date;
+  /** Read by exceljs into docProps/core.xml's dc:language; missing from its writer's types. */
+  language?: string;
   readonly styles: StyleRegistry;
   /** The sheets by id (a sparse array; read with map and filter, which skip its holes): workbook.xml lists them in this order. */
   _worksheets: (ExcelJS.Worksheet | undefined)[];
@@ -287,6 +291,7 @@ export class XlsxWorkbook {
     this.writer.lastModifiedBy = this.writer.creator;
     this.writer.created = setup.createdAt;
     this.writer.modified = setup.createdAt;
+    if (setup.language !== undefined) this.writer.language = setup.language;
     this.styles = this.writer.styles;
     this.chartParts = new ChartParts(this.writer);
   }

@@ -12,14 +12,18 @@
 import type { ExportCounts } from '../../domain/export-counts.js';
 import type { Period } from '../../domain/period.js';
 import type { DaySummary, ExportSummaries, GroupStats } from '../../domain/summary.js';
-import { ALL_DIVISIONS_LABEL } from '../../domain/summary.js';
+import type { ReportLanguage } from '../../i18n/report-language.js';
+import { fill, textFormat, type TextFormat } from '../../i18n/text-format.js';
+import { en } from '../../i18n/workbook/en.js';
+import { workbookMessages } from '../../i18n/workbook/workbook-catalog.js';
+import type { WorkbookMessages } from '../../i18n/workbook/workbook-messages.js';
 import type { Manifest } from '../manifest.js';
 import { cellAt, columnRange, type ChartPlacement } from './chart-parts.js';
 import type { XlsxSheet, XlsxWorkbook } from './exceljs-adapter.js';
 import type { WritePacer } from './write-pacer.js';
 import { BOLD_FONT, DATE_FORMAT, TEXT_FORMAT, type XlsxStyle, type XlsxValue } from './xlsx-cells.js';
 
-export const OVERVIEW_SHEET_NAME = 'Overview';
+export const OVERVIEW_SHEET_NAME = en.sheets.overview;
 
 /** What change tracking found, as the manifest says it; absent: not known to the writer. */
 export type WorkbookChanges = Pick<Manifest, 'previous' | 'changes' | 'changes_unavailable'>;
@@ -32,18 +36,17 @@ export interface OverviewFacts {
   readonly matchRateThreshold: number;
   /** What the bars compare: divisions (default), or a division's regions. */
   readonly chartBy?: OverviewGroups;
+  /** The reader's language; default en. */
+  readonly language?: ReportLanguage;
 }
 
 export type OverviewGroups = 'division' | 'region';
 
-/** The words the sheet uses for the groups it compares. */
-const GROUP_WORDS = {
-  division: { one: 'division', many: 'divisions', header: 'Division', sheet: 'By division' },
-  region: { one: 'region', many: 'regions', header: 'Region', sheet: 'By region' },
-} as const;
+/** The summary sheet where the groups the sheet compares are filled red. */
+const GROUP_SHEETS = { division: 'byDivision', region: 'byRegion' } as const;
 
 /** The daily chart's line of a division's workbook: every shift of the division. */
-export const ALL_REGIONS_LABEL = 'All regions';
+export const ALL_REGIONS_LABEL = en.overview.groups.region.all;
 
 /** Divisions drawn in the daily chart beside all divisions: the lowest start-match rates. */
 export const DAILY_CHART_DIVISIONS = 5;
@@ -61,6 +64,23 @@ const STYLES = {
 
 /** A, B, C hold the headline and the tables; D.. the daily table's divisions, under the charts. */
 const COLUMN_WIDTHS = [34, 40, 18, 18, 18, 18, 18];
+
+/**
+ * The widths for a language. English keeps the widths it was laid out with (its longest label fits
+ * column A in Excel's and LibreOffice's font); a translated label may be longer or of wider letters
+ * (LibreOffice cut "Доля совпадений при начале и окончании" at 34), so column A takes the
+ * character count of the headline's longest label beside a value.
+ */
+function columnWidths(language: ReportLanguage, rows: readonly Row[]): number[] {
+  if (language === 'en') return COLUMN_WIDTHS;
+  // The headline's labels only: the tables below hold division names, data of any length.
+  const labels = rows.slice(0, TABLES_FIRST_ROW - 1).flatMap((row) => {
+    const [label] = row.values;
+    return typeof label === 'string' && row.values.length > 1 ? [label.length] : [];
+  });
+  const [first = 34, ...rest] = COLUMN_WIDTHS;
+  return [Math.max(first, ...labels.map((length) => length + 2)), ...rest];
+}
 /** Characters of column B's wrapped text per line, and the points a line takes. */
 const TEXT_LINE_CHARACTERS = 40;
 const LINE_POINTS = 15;
@@ -86,23 +106,45 @@ function startRate(stats: GroupStats): number | null {
   return ratio(stats.startMatched, stats.startChecked);
 }
 
-function percent(value: number): string {
-  return `${(value * 100).toFixed(1)}%`;
-}
-
-/** The changed-rows line: the counts, or honestly why there are none. */
-export function changesText(changes: WorkbookChanges | undefined): string {
-  if (changes === undefined) return 'not known';
-  if (changes.changes === undefined) return 'nothing to compare with: the first export of this period';
+/**
+ * The changed-rows line: the counts, or honestly why there are none. The reason a count could not
+ * be made is the manifest's message, shown as recorded (it is the same text the manifest holds).
+ */
+export function changesText(changes: WorkbookChanges | undefined, language: ReportLanguage = 'en'): string {
+  const m = workbookMessages(language).overview;
+  if (changes === undefined) return m.changesNotKnown;
+  if (changes.changes === undefined) return m.changesFirstExport;
   if (changes.changes === null)
-    return `not counted: ${changes.changes_unavailable?.message ?? 'the reason was not recorded'}`;
+    return fill(m.changesNotCounted, {
+      reason: changes.changes_unavailable?.message ?? m.changesReasonNotRecorded,
+    });
   const { changed, added, removed, previous_export_id } = changes.changes;
-  return `${changed.toLocaleString('en-US')} changed, ${added.toLocaleString('en-US')} added, ${removed.toLocaleString('en-US')} removed (since export ${previous_export_id})`;
+  const format = textFormat(language);
+  return fill(m.changesCounted, {
+    changed: format.integer(changed),
+    added: format.integer(added),
+    removed: format.integer(removed),
+    exportId: previous_export_id,
+  });
 }
 
-function headlineRows(summaries: ExportSummaries, facts: OverviewFacts): Row[] {
+/** The language, its texts and its way with numbers and dates. */
+interface Voice {
+  readonly language: ReportLanguage;
+  readonly messages: WorkbookMessages;
+  readonly format: TextFormat;
+}
+
+function voiceOf(facts: OverviewFacts): Voice {
+  const language = facts.language ?? 'en';
+  return { language, messages: workbookMessages(language), format: textFormat(language) };
+}
+
+function headlineRows(summaries: ExportSummaries, facts: OverviewFacts, voice: Voice): Row[] {
   const all = summaries.overall;
-  const words = GROUP_WORDS[facts.chartBy ?? 'division'];
+  const m = voice.messages.overview;
+  const group = facts.chartBy ?? 'division';
+  const words = m.groups[group];
   const rated = groupsByRate(summaries, facts.chartBy);
   const below = rated.filter((d) => d.rate < facts.matchRateThreshold).length;
   const figure = (label: string, value: number | null, style: XlsxStyle): Row => ({
@@ -117,31 +159,35 @@ function headlineRows(summaries: ExportSummaries, facts: OverviewFacts): Row[] {
       ...(lines > 1 ? { height: lines * LINE_POINTS } : {}),
     };
   };
+  const { from, to } = facts.period;
+  const dates = { from, to, period: voice.format.period(from, to) };
   return [
-    { values: [`Shifts ${facts.period.from} to ${facts.period.to}`], styles: [STYLES.title] },
-    text('Period', `${facts.period.from} to ${facts.period.to} (business dates, both inclusive)`),
-    text('Business date', facts.businessDateRule),
+    { values: [fill(m.title, dates)], styles: [STYLES.title] },
+    text(m.period, fill(m.periodValue, dates)),
+    text(m.businessDate, facts.businessDateRule),
     { values: [], styles: [] },
-    { values: ['Headline', 'Value'], styles: [STYLES.header, STYLES.header] },
-    figure('Shifts', all.shifts, STYLES.count),
-    figure('Hours', all.durationSeconds / 3600, STYLES.hours),
-    figure('Start match rate', startRate(all), STYLES.rate),
-    figure('Finish match rate', ratio(all.finishMatched, all.finishChecked), STYLES.rate),
-    figure('Start and finish match rate', ratio(all.bothMatched, all.bothChecked), STYLES.rate),
-    figure('Share without location', ratio(all.noLocation, all.shifts), STYLES.rate),
-    figure('Share auto-finished', ratio(all.autoFinished, all.shifts), STYLES.rate),
-    figure('Rejected rows', facts.counts.rejected, STYLES.count),
-    text('Rows changed since the previous export', changesText(facts.changes)),
+    { values: [m.headline, m.value], styles: [STYLES.header, STYLES.header] },
+    figure(m.shifts, all.shifts, STYLES.count),
+    figure(m.hours, all.durationSeconds / 3600, STYLES.hours),
+    figure(m.startMatchRate, startRate(all), STYLES.rate),
+    figure(m.finishMatchRate, ratio(all.finishMatched, all.finishChecked), STYLES.rate),
+    figure(m.bothMatchRate, ratio(all.bothMatched, all.bothChecked), STYLES.rate),
+    figure(m.shareWithoutLocation, ratio(all.noLocation, all.shifts), STYLES.rate),
+    figure(m.shareAutoFinished, ratio(all.autoFinished, all.shifts), STYLES.rate),
+    figure(m.rejectedRows, facts.counts.rejected, STYLES.count),
+    text(m.rowsChanged, changesText(facts.changes, voice.language)),
     text(
-      `${words.header}s below the threshold`,
-      `${below} of ${rated.length} below ${percent(facts.matchRateThreshold)} start match (red on ${words.sheet})`,
+      words.belowThreshold,
+      fill(m.belowThresholdValue, {
+        below: voice.format.integer(below),
+        total: voice.format.integer(rated.length),
+        threshold: voice.format.rate(facts.matchRateThreshold),
+        sheet: voice.messages.sheets[GROUP_SHEETS[group]],
+      }),
     ),
     { values: [], styles: [] },
     // With no shifts there is nothing to draw, and no chart parts are written.
-    text(
-      'Chart data',
-      all.shifts > 0 ? `Below the charts, from row ${TABLES_FIRST_ROW}` : 'none: no shifts in this period',
-    ),
+    text(m.chartData, all.shifts > 0 ? fill(m.chartDataBelow, { row: TABLES_FIRST_ROW }) : m.chartDataNone),
   ];
 }
 
@@ -170,21 +216,26 @@ export function overviewLayout(
   summaries: ExportSummaries,
   facts: OverviewFacts,
 ): { readonly rows: readonly Row[]; readonly charts: readonly ChartPlacement[] } {
-  const sheet = OVERVIEW_SHEET_NAME;
-  const rows: Row[] = headlineRows(summaries, facts);
+  const voice = voiceOf(facts);
+  const m = voice.messages.overview;
+  // Every chart reference names this sheet, so it follows the sheet's name in the reader's language.
+  const sheet = voice.messages.sheets.overview;
+  // en-US as the charts were always marked; another language by its own tag.
+  const titleLanguage = voice.language === 'en' ? 'en-US' : voice.language;
+  const rows: Row[] = headlineRows(summaries, facts, voice);
   while (rows.length < TABLES_FIRST_ROW - 1) rows.push({ values: [], styles: [] });
   const charts: ChartPlacement[] = [];
 
   // The bars: one row per division (or region), lowest first, and the threshold beside each.
-  const words = GROUP_WORDS[facts.chartBy ?? 'division'];
+  const words = m.groups[facts.chartBy ?? 'division'];
   const divisions = groupsByRate(summaries, facts.chartBy);
   rows.push({
-    values: [`Start match rate by ${words.one}, lowest first (the bar chart)`],
+    values: [fill(m.barTable, { title: words.barTitle })],
     styles: [STYLES.title],
   });
   const barHeader = rows.length + 1;
   rows.push({
-    values: [words.header, 'Start match rate', 'Threshold'],
+    values: [words.header, m.startMatchRate, m.threshold],
     styles: [STYLES.header, STYLES.header, STYLES.header],
   });
   for (const d of divisions) {
@@ -199,7 +250,8 @@ export function overviewLayout(
     charts.push({
       chart: {
         kind: 'bar',
-        title: `Start match rate by ${words.one}, lowest first`,
+        title: words.barTitle,
+        titleLanguage,
         categories: columnRange(sheet, 1, first, last),
         series: [{ name: cellAt(sheet, barHeader, 2), values: columnRange(sheet, 2, first, last) }],
         threshold: { name: cellAt(sheet, barHeader, 3), values: columnRange(sheet, 3, first, last) },
@@ -215,18 +267,16 @@ export function overviewLayout(
   // (a division's workbook: the division alone, as the summaries have no region by day).
   rows.push({ values: [], styles: [] });
   const lowest = facts.chartBy === 'region' ? [] : divisions.slice(0, DAILY_CHART_DIVISIONS);
-  const allLabel = facts.chartBy === 'region' ? ALL_REGIONS_LABEL : ALL_DIVISIONS_LABEL;
+  const allLabel = words.all;
   const dailyTitle =
-    lowest.length === 0
-      ? `Daily start match rate: all ${words.many}`
-      : `Daily start match rate: all divisions and the ${lowest.length === 1 ? 'lowest division' : `${lowest.length} lowest`}`;
+    lowest.length === 0 ? words.dailyTitle : voice.format.count(m.dailyLowestTitle, lowest.length);
   rows.push({
-    values: [`${dailyTitle} (the line chart)`],
+    values: [fill(m.lineTable, { title: dailyTitle })],
     styles: [STYLES.title],
   });
   const lineHeader = rows.length + 1;
   rows.push({
-    values: ['Business date', allLabel, ...lowest.map((d) => d.name)],
+    values: [m.businessDate, allLabel, ...lowest.map((d) => d.name)],
     styles: [STYLES.header, STYLES.header, ...lowest.map(() => STYLES.header)],
     // Division names wrap in their narrow columns.
     height: 3 * LINE_POINTS,
@@ -250,6 +300,7 @@ export function overviewLayout(
       chart: {
         kind: 'line',
         title: dailyTitle,
+        titleLanguage,
         categories: columnRange(sheet, 1, first, last),
         categoryFormat: 'dd mmm',
         series,
@@ -294,14 +345,15 @@ export async function writeOverviewSheet(
   summaries: ExportSummaries,
   facts: OverviewFacts,
 ): Promise<XlsxSheet> {
+  const language = facts.language ?? 'en';
+  const { rows, charts } = overviewLayout(summaries, facts);
   const sheet = workbook.addSheet({
-    name: OVERVIEW_SHEET_NAME,
-    columnWidths: COLUMN_WIDTHS,
+    name: workbookMessages(language).sheets.overview,
+    columnWidths: columnWidths(language, rows),
     // One page: the headline and both charts side by side; the chart data runs on below.
     pageSetup: { paperSize: 9, orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
   });
   pacer.follow(sheet);
-  const { rows, charts } = overviewLayout(summaries, facts);
   sheet.addCharts(charts);
   for (const row of rows) {
     sheet.addRow(row.values, row.styles, row.height);

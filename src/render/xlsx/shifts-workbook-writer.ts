@@ -15,13 +15,19 @@ import { SHIFT_COLUMNS } from '../../domain/shift-columns.js';
 import type { ShiftRecord } from '../../domain/shift-record.js';
 import type { ExportSummaries } from '../../domain/summary.js';
 import { ConfigError } from '../../errors.js';
-import { BUSINESS_DATE_RULE, writeAboutSheet, type WorkbookAbout } from './about-sheet.js';
+import { DEFAULT_REPORT_LANGUAGE, type ReportLanguage } from '../../i18n/report-language.js';
+import { fill, textFormat } from '../../i18n/text-format.js';
+import { en } from '../../i18n/workbook/en.js';
+import { workbookMessages } from '../../i18n/workbook/workbook-catalog.js';
+import type { WorkbookMessages } from '../../i18n/workbook/workbook-messages.js';
+import { writeAboutSheet, type WorkbookAbout } from './about-sheet.js';
 import { XlsxWorkbook, type WorkbookSetup } from './exceljs-adapter.js';
 import { writeOverviewSheet, type OverviewGroups } from './overview-sheet.js';
 import { RejectedSpool } from './rejected-spool.js';
 import { SHIFT_STYLES, shiftRowValues, shiftStyleIds, type ShiftStyleIds } from './shift-rows-xml.js';
 import { writeSummarySheets } from './summary-sheets.js';
 import { TableSheet, type PrintLayout, type TableColumn } from './table-sheet.js';
+import { columnHeader } from './workbook-texts.js';
 import { WriteFailure } from './write-failure.js';
 import { WritePacer, type PacerStats } from './write-pacer.js';
 import { cellStyleOf, columnWidthOf, xlsxValue, type XlsxStyle, type XlsxValue } from './xlsx-cells.js';
@@ -42,6 +48,11 @@ export interface ShiftsWorkbookOptions extends WorkbookSetup {
   readonly tempDir?: string;
   /** What the Overview's bars compare: divisions (default), or regions in a division's workbook. */
   readonly chartBy?: OverviewGroups;
+  /**
+   * The language the reader reads (default en): sheet names, headers, labels, chart titles and the
+   * About sheet, and docProps/core.xml's dc:language. Cells stay data in every language.
+   */
+  readonly language?: ReportLanguage;
 }
 
 export interface WorkbookWriterStats extends PacerStats {
@@ -50,10 +61,12 @@ export interface WorkbookWriterStats extends PacerStats {
   readonly shiftSheets: number;
 }
 
-export const SHIFTS_SHEET_NAME = 'Shifts';
+export const SHIFTS_SHEET_NAME = en.sheets.shifts;
 
-export function shiftsSheetName(index: number): string {
-  return index === 1 ? SHIFTS_SHEET_NAME : `${SHIFTS_SHEET_NAME} (${index})`;
+/** The name of the `index`th Shifts sheet (1-based): "Shifts", "Shifts (2)"… in the workbook's language. */
+export function shiftsSheetName(index: number, messages: WorkbookMessages = en): string {
+  const name = messages.sheets.shifts;
+  return index === 1 ? name : `${name} (${index})`;
 }
 
 type State = 'open' | 'finishing' | 'finished' | 'aborted';
@@ -75,11 +88,13 @@ function checkOptions(options: ShiftsWorkbookOptions): number {
   return limit;
 }
 
-const SHIFT_TABLE: readonly TableColumn[] = SHIFT_COLUMNS.map((column, i) => ({
-  header: column.header,
-  width: columnWidthOf(column),
-  style: SHIFT_STYLES[i] ?? {},
-}));
+/** The Shifts sheet's columns: only the header (and the width that fits it) follow the language. */
+function shiftTable(messages: WorkbookMessages): readonly TableColumn[] {
+  return SHIFT_COLUMNS.map((column, i) => {
+    const header = columnHeader(messages, column);
+    return { header, width: columnWidthOf({ ...column, header }), style: SHIFT_STYLES[i] ?? {} };
+  });
+}
 /**
  * The Shifts sheet on paper: its 37 columns are about 800 characters wide. At 100% LibreOffice
  * prints ~16 pages across (a ~5-column slice each); one page wide would be ~15%, unreadable. Six
@@ -91,21 +106,25 @@ const SHIFT_TABLE: readonly TableColumn[] = SHIFT_COLUMNS.map((column, i) => ({
 export const SHIFTS_PRINT_LAYOUT: PrintLayout = { pagesWide: 6, repeatColumns: 2 };
 
 const REJECTED_STYLES: readonly XlsxStyle[] = REJECTED_COLUMNS.map((column) => cellStyleOf(column));
-const REJECTED_TABLE: readonly TableColumn[] = REJECTED_COLUMNS.map((column, i) => ({
-  header: column.header,
-  width: columnWidthOf(column),
-  style: REJECTED_STYLES[i] ?? {},
-}));
+function rejectedTable(messages: WorkbookMessages): readonly TableColumn[] {
+  return REJECTED_COLUMNS.map((column, i) => {
+    const header = columnHeader(messages, column);
+    return { header, width: columnWidthOf({ ...column, header }), style: REJECTED_STYLES[i] ?? {} };
+  });
+}
 
 export class ShiftsWorkbookWriter {
   private readonly workbook: XlsxWorkbook;
   private readonly failure = new WriteFailure();
   private readonly pacer: WritePacer;
   private readonly spool: RejectedSpool;
+  private readonly language: ReportLanguage;
+  private readonly messages: WorkbookMessages;
+  private readonly shiftTable: readonly TableColumn[];
   /** Data rows per Shifts sheet. */
   readonly sheetRowLimit: number;
   private shiftsSheet: TableSheet;
-  private shiftSheetNames: string[] = [shiftsSheetName(1)];
+  private shiftSheetNames: string[];
   private shifts = 0;
   private state: State = 'open';
 
@@ -114,8 +133,12 @@ export class ShiftsWorkbookWriter {
     private readonly options: ShiftsWorkbookOptions,
   ) {
     this.sheetRowLimit = checkOptions(options);
+    this.language = options.language ?? DEFAULT_REPORT_LANGUAGE;
+    this.messages = workbookMessages(this.language);
+    this.shiftTable = shiftTable(this.messages);
+    this.shiftSheetNames = [shiftsSheetName(1, this.messages)];
     this.failure.watch(sink);
-    this.workbook = new XlsxWorkbook(sink, options);
+    this.workbook = new XlsxWorkbook(sink, { ...options, language: this.language });
     this.workbook.onError((error) =>
       this.failure.fail(new XlsxWriteError('the workbook archive failed', error)),
     );
@@ -183,23 +206,34 @@ export class ShiftsWorkbookWriter {
     try {
       this.failure.throwIfFailed();
       this.shiftsSheet.close();
-      await writeSummarySheets(this.workbook, this.pacer, summaries, this.options.matchRateThreshold);
+      const { messages, language } = this;
+      await writeSummarySheets(
+        this.workbook,
+        this.pacer,
+        summaries,
+        this.options.matchRateThreshold,
+        messages,
+      );
       await this.writeRejectedSheet();
       await writeAboutSheet(this.workbook, this.pacer, about, {
         matchRateThreshold: this.options.matchRateThreshold,
         sheetRowLimit: this.sheetRowLimit,
         shiftSheetNames: this.shiftSheetNames,
+        language,
       });
       const overview = await writeOverviewSheet(this.workbook, this.pacer, summaries, {
         period: about.period,
-        businessDateRule: about.businessDateRule ?? BUSINESS_DATE_RULE,
+        businessDateRule: about.businessDateRule ?? messages.about.businessDateRule,
         counts: about.counts,
         changes: about.changes,
         matchRateThreshold: this.options.matchRateThreshold,
         ...(this.options.chartBy === undefined ? {} : { chartBy: this.options.chartBy }),
+        language,
       });
       this.workbook.listFirst(overview);
-      await this.commitWorkbook(`Shifts ${about.period.from} to ${about.period.to}`);
+      const { from, to } = about.period;
+      const period = textFormat(language).period(from, to);
+      await this.commitWorkbook(fill(messages.overview.title, { from, to, period }));
     } catch (error) {
       this.stop(error);
       // The export's error is the one to report, not a failure to remove the temp file.
@@ -241,21 +275,28 @@ export class ShiftsWorkbookWriter {
   }
 
   private openShiftsSheet(previous?: TableSheet): TableSheet {
-    const name = this.shiftSheetNames[this.shiftSheetNames.length - 1] ?? SHIFTS_SHEET_NAME;
+    const name = this.shiftSheetNames[this.shiftSheetNames.length - 1] ?? this.messages.sheets.shifts;
     const known = previous?.knownStyles();
-    const sheet = TableSheet.open(this.workbook, name, SHIFT_TABLE, SHIFTS_PRINT_LAYOUT, known);
+    const sheet = TableSheet.open(this.workbook, name, this.shiftTable, SHIFTS_PRINT_LAYOUT, known);
     this.pacer.follow(sheet.sheet);
     return sheet;
   }
 
   private rollOver(): void {
     this.shiftsSheet.close();
-    this.shiftSheetNames.push(shiftsSheetName(this.shiftSheetNames.length + 1));
+    this.shiftSheetNames.push(shiftsSheetName(this.shiftSheetNames.length + 1, this.messages));
     this.shiftsSheet = this.openShiftsSheet(this.shiftsSheet);
   }
 
   private async writeRejectedSheet(): Promise<void> {
-    const table = TableSheet.open(this.workbook, 'Rejected', REJECTED_TABLE, { pagesWide: 1 });
+    const table = TableSheet.open(
+      this.workbook,
+      this.messages.sheets.rejected,
+      rejectedTable(this.messages),
+      {
+        pagesWide: 1,
+      },
+    );
     this.pacer.follow(table.sheet);
     for await (const row of this.spool.read()) {
       table.addRow(

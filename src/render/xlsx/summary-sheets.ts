@@ -19,8 +19,11 @@ import type {
   SummaryRows,
   UserSummary,
 } from '../../domain/summary.js';
+import { en } from '../../i18n/workbook/en.js';
+import type { SummarySheetKey, WorkbookMessages } from '../../i18n/workbook/workbook-messages.js';
 import type { XlsxWorkbook } from './exceljs-adapter.js';
 import { TableSheet } from './table-sheet.js';
+import { columnHeader } from './workbook-texts.js';
 import type { WritePacer } from './write-pacer.js';
 import {
   boldStyleOf,
@@ -32,20 +35,40 @@ import {
   type XlsxValue,
 } from './xlsx-cells.js';
 
-export const TOTAL_LABEL = 'All shifts';
+export const TOTAL_LABEL = en.totalRow;
 export const HIGHLIGHTED_COLUMN = 'start_match_rate';
 
-export const SUMMARY_SHEET_NAMES = ['By division', 'By day', 'By region', 'By shop', 'By user'] as const;
+/** The summary sheets' catalog keys, in workbook order. */
+export const SUMMARY_SHEETS: readonly SummarySheetKey[] = [
+  'byDivision',
+  'byDay',
+  'byRegion',
+  'byShop',
+  'byUser',
+];
+/** The summary sheets with an "All shifts" total row (By day gives each day an "All divisions" row instead). */
+export const TOTALLED_SHEETS: readonly SummarySheetKey[] = SUMMARY_SHEETS.filter((key) => key !== 'byDay');
 
-/** The summary sheets with an "All shifts" total row. */
-export const TOTALLED_SHEET_NAMES = SUMMARY_SHEET_NAMES.filter((name) => name !== 'By day');
+/** The summary sheets' names in a language, in workbook order. */
+export function summarySheetNames(messages: WorkbookMessages): string[] {
+  return SUMMARY_SHEETS.map((key) => messages.sheets[key]);
+}
+
+/** The English names, as the sheets of a workbook with no language asked for are called. */
+export const SUMMARY_SHEET_NAMES = summarySheetNames(en);
+export const TOTALLED_SHEET_NAMES = TOTALLED_SHEETS.map((key) => en.sheets[key]);
 
 interface SummarySheet<R> {
-  readonly name: string;
+  readonly key: SummarySheetKey;
   readonly columns: readonly Column<R>[];
   readonly rows: SummaryRows<R>;
   /** A row carrying the overall statistics; only its statistic columns are shown. */
   readonly total?: R;
+  /**
+   * A label of ours among the rows' values (By day's "All divisions"), shown in the reader's
+   * language: the column, and the label a row has there (undefined: the row's own value).
+   */
+  readonly label?: { readonly column: string; readonly of: (row: R) => string | undefined };
 }
 
 /** The statistic columns: those every summary table has (the rest are each table's keys). */
@@ -59,6 +82,7 @@ export const SUMMARY_STAT_NAMES: ReadonlySet<string> = new Set(
 
 function summarySheets(
   s: ExportSummaries,
+  messages: WorkbookMessages,
 ): readonly [
   SummarySheet<ExportSummaries['divisions'][number]>,
   SummarySheet<ExportSummaries['days'][number]>,
@@ -69,26 +93,34 @@ function summarySheets(
   const stats: GroupStats = s.overall;
   return [
     {
-      name: 'By division',
+      key: 'byDivision',
       columns: DIVISION_SUMMARY_COLUMNS,
       rows: s.divisions,
       total: { divisionId: 0, divisionExternalId: null, divisionName: '', stats },
     },
-    { name: 'By day', columns: DAY_SUMMARY_COLUMNS, rows: s.days },
     {
-      name: 'By region',
+      key: 'byDay',
+      columns: DAY_SUMMARY_COLUMNS,
+      rows: s.days,
+      label: {
+        column: 'division_name',
+        of: (row) => (row.divisionId === null ? messages.overview.groups.division.all : undefined),
+      },
+    },
+    {
+      key: 'byRegion',
       columns: REGION_SUMMARY_COLUMNS,
       rows: s.regions,
       total: { regionId: 0, regionName: '', divisionId: 0, divisionName: '', stats },
     },
     {
-      name: 'By shop',
+      key: 'byShop',
       columns: SHOP_SUMMARY_COLUMNS,
       rows: s.shops,
       total: { shopId: 0, shopSap: '', shopLocality: null, regionName: '', divisionName: '', stats },
     },
     {
-      name: 'By user',
+      key: 'byUser',
       columns: USER_SUMMARY_COLUMNS,
       rows: s.users,
       total: { userId: 0, userLogin: '', userDisplayName: '', stats },
@@ -111,18 +143,22 @@ async function writeSummarySheet<R>(
   pacer: WritePacer,
   sheet: SummarySheet<R>,
   threshold: number,
+  messages: WorkbookMessages,
 ): Promise<void> {
   const { columns } = sheet;
   const styles = columns.map((column) => cellStyleOf(column));
   const table = TableSheet.open(
     workbook,
-    sheet.name,
-    columns.map((column, i) => ({
-      header: column.header,
+    messages.sheets[sheet.key],
+    columns.map((column, i) => {
+      const header = columnHeader(messages, column);
       // The summaries are already in memory: the widths can fit their content.
-      width: columnWidthOf(column, longestText(column, sheet.rows)),
-      style: styles[i] ?? {},
-    })),
+      return {
+        header,
+        width: columnWidthOf({ ...column, header }, longestText(column, sheet.rows)),
+        style: styles[i] ?? {},
+      };
+    }),
     // A summary is read across: its keys and every statistic side by side on one page width, pages
     // only going down (the widest, By shop, in small print: zoom the PDF).
     { pagesWide: 1 },
@@ -143,8 +179,11 @@ async function writeSummarySheet<R>(
   };
 
   const highlightedStyles = withHighlight(styles);
+  const labelled = sheet.label === undefined ? -1 : columns.findIndex((c) => c.name === sheet.label?.column);
   for (const row of sheet.rows) {
     const values = columns.map((column) => xlsxValue(column.kind, column.value(row)));
+    const label = labelled < 0 ? undefined : sheet.label?.of(row);
+    if (label !== undefined) values[labelled] = label;
     table.addRow(values, rowStyles(values, styles, highlightedStyles));
     const pause = pacer.afterRow();
     if (pause !== undefined) await pause;
@@ -158,7 +197,7 @@ async function writeSummarySheet<R>(
 
   const totalValues = columns.map((column, i): XlsxValue => {
     if (SUMMARY_STAT_NAMES.has(column.name)) return xlsxValue(column.kind, column.value(total));
-    return i === 0 ? TOTAL_LABEL : null;
+    return i === 0 ? messages.totalRow : null;
   });
   // The label sits in the first column, whatever that column's kind: a plain bold text style.
   const boldStyles = styles.map((style, i) => boldStyleOf(i === 0 ? {} : style));
@@ -173,11 +212,12 @@ export async function writeSummarySheets(
   pacer: WritePacer,
   summaries: ExportSummaries,
   threshold: number,
+  messages: WorkbookMessages = en,
 ): Promise<void> {
-  const [divisions, days, regions, shops, users] = summarySheets(summaries);
-  await writeSummarySheet(workbook, pacer, divisions, threshold);
-  await writeSummarySheet(workbook, pacer, days, threshold);
-  await writeSummarySheet(workbook, pacer, regions, threshold);
-  await writeSummarySheet(workbook, pacer, shops, threshold);
-  await writeSummarySheet(workbook, pacer, users, threshold);
+  const [divisions, days, regions, shops, users] = summarySheets(summaries, messages);
+  await writeSummarySheet(workbook, pacer, divisions, threshold, messages);
+  await writeSummarySheet(workbook, pacer, days, threshold, messages);
+  await writeSummarySheet(workbook, pacer, regions, threshold, messages);
+  await writeSummarySheet(workbook, pacer, shops, threshold, messages);
+  await writeSummarySheet(workbook, pacer, users, threshold, messages);
 }

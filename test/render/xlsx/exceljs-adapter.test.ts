@@ -116,6 +116,22 @@ const CHECKS: readonly Check[] = [
     },
   },
   {
+    internal: "WorkbookWriter#language becomes docProps/core.xml's <dc:language>",
+    holds: async () => {
+      const { writer } = rawWriter(new MemorySink());
+      writer['language'] = 'ru';
+      const zip = writer['zip'] as { append: (source: unknown, data?: { name?: string }) => unknown };
+      const append = zip.append.bind(zip);
+      let core: unknown;
+      zip.append = (source, data) => {
+        if (data?.name === 'docProps/core.xml') core = source;
+        return append(source, data);
+      };
+      await (writer as unknown as { commit(): Promise<void> }).commit();
+      return typeof core === 'string' && core.includes('<dc:language>ru</dc:language>');
+    },
+  },
+  {
     internal: 'WorkbookWriter appends [Content_Types].xml as a string ending in </Types>',
     holds: async () => {
       const sink = new MemorySink();
