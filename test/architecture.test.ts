@@ -44,9 +44,10 @@ const MAY_IMPORT: Readonly<Record<Room, readonly Room[]>> = {
   // The report languages (REPORT_LANG, a definition's `lang`) are settings, so config names them.
   config: ['i18n', 'domain', 'shared'],
   domain: ['shared'],
-  // The languages a reader can read and how text is formatted in each: pure, below everything that
-  // writes for a reader (the workbook, the mail) or chooses a language (config, definitions).
-  i18n: ['shared'],
+  // The languages a reader can read, how text is formatted in each, and the catalogs of what the
+  // workbook and the mail say (a column's English header and description are read from its
+  // declaration in domain): pure, below everything that writes for a reader or chooses a language.
+  i18n: ['domain', 'shared'],
   wfm: ['config', 'domain', 'shared'],
   pipeline: ['domain', 'shared'],
   render: ['i18n', 'domain', 'shared'],
