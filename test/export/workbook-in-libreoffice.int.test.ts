@@ -1,4 +1,4 @@
-// The workbook the way a person checks it: a demo-sized export (a sandbox week, ~5,000 shifts, a
+// The workbook the way a person checks it: a demo-shaped export (a sandbox week, ~1,200 shifts, a
 // few rejected rows), printed by LibreOffice to PDF, its pages counted with pdfinfo and read with
 // pdftotext. Every summary sheet prints one page wide; the Shifts sheet six pages across at a
 // readable scale. Sheets print in workbook order, each page topped by its header row, which is how
@@ -125,9 +125,12 @@ let pdf: string;
 
 beforeAll(async () => {
   if (NO_SOFFICE_REASON !== undefined) return;
-  // The demo's shape: 20,000 shifts over the sandbox's span, a week exported, a few rows invalid.
+  // The demo's shape at a quarter of its rows: 5,000 shifts over the sandbox's span, a week
+  // exported, a few rows invalid. Enough Shifts pages to count (over 150), few enough that
+  // LibreOffice prints them well within its timeout on a busy machine (the demo's 20,000 took over
+  // 540 s there with both cores busy).
   sandbox = await startTestSandbox({
-    rows: 20_000,
+    rows: 5_000,
     faults: { wfm_timers: { invalidRowRate: 0.002, duplicateRowRate: 0.001 } },
   });
   dest = mkdtempSync(join(tmpdir(), 'workbook-print-'));
@@ -181,7 +184,7 @@ describe.skipIf(NO_SOFFICE_REASON !== undefined)(
     });
 
     it('prints the Shifts sheet six pages across at a readable scale, in a sensible number of pages', async () => {
-      expect(exported).toBeGreaterThan(4000);
+      expect(exported).toBeGreaterThan(1000);
       const headers = (await pdfPageTexts(pdf)).map(headerOf);
       const shifts = pagesBySheet(headers, 0).get('Shifts') ?? [];
       // Every page repeats the keys (Shift ID, Business date) before its slice of the columns.

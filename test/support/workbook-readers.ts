@@ -4,6 +4,7 @@
 // libreoffice-calc).
 
 import { execFile, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -93,10 +94,9 @@ export async function libreOfficeShiftsSheet(path: string): Promise<string[][]> 
   if (SOFFICE === undefined) throw new Error('no soffice');
   const work = mkdtempSync(join(tmpdir(), 'lo-read-'));
   try {
-    await run(
-      SOFFICE,
+    await runSoffice(
+      join(work, 'profile'),
       [
-        `-env:UserInstallation=file://${join(work, 'profile')}`,
         '--headless',
         '--convert-to',
         // The last option: which sheet, counted from 1.
@@ -105,13 +105,41 @@ export async function libreOfficeShiftsSheet(path: string): Promise<string[][]> 
         join(work, 'out'),
         path,
       ],
-      { timeout: 180_000, env: sofficeEnv(work) },
+      SHEET_CONVERSION_TIMEOUT_MS,
     );
     const file = readdirSync(join(work, 'out')).find((name) => name.endsWith('.csv'));
     if (file === undefined) throw new Error('LibreOffice wrote no CSV');
     return parse(readFileSync(join(work, 'out', file), 'utf8'), { relax_column_count: true }) as string[][];
   } finally {
     rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** How long one conversion may take before it is killed; a test that waits for one allows more. */
+export const SHEET_CONVERSION_TIMEOUT_MS = 180_000;
+export const PDF_CONVERSION_TIMEOUT_MS = 540_000;
+
+/**
+ * Runs soffice with a private user profile in `profile` (its URL: -env:UserInstallation), then
+ * removes the single-instance pipe LibreOffice keeps in /tmp whatever TMPDIR says,
+ * `OSL_PIPE_<uid>_SingleOfficeIPC_<hash>`: soffice removes it when it ends, but not when it is
+ * killed at the timeout, and the system temp folder must be left as it was found. The hash is
+ * LibreOffice's own (desktop/source/app/officeipcthread.cxx): the MD5 of the profile's URL in
+ * UTF-16LE, each byte in hex without a leading zero.
+ */
+async function runSoffice(profile: string, args: readonly string[], timeout: number): Promise<void> {
+  const url = `file://${profile}`;
+  try {
+    await run(SOFFICE ?? 'soffice', [`-env:UserInstallation=${url}`, ...args], {
+      timeout,
+      env: sofficeEnv(profile),
+    });
+  } finally {
+    const hash = [...createHash('md5').update(Buffer.from(url, 'utf16le')).digest()]
+      .map((byte) => byte.toString(16))
+      .join('');
+    const uid = process.getuid?.() ?? 0;
+    rmSync(join('/tmp', `OSL_PIPE_${uid}_SingleOfficeIPC_${hash}`), { force: true });
   }
 }
 
@@ -140,11 +168,10 @@ export async function libreOfficePdf(path: string, dir: string): Promise<string>
   if (SOFFICE === undefined) throw new Error('no soffice');
   const profile = mkdtempSync(join(tmpdir(), 'lo-profile-'));
   try {
-    await run(
-      SOFFICE,
-      [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'pdf', '--outdir', dir, path],
-      // ~60 s for the demo-sized workbook on two idle cores; a loaded machine took over 300 s.
-      { timeout: 540_000, env: sofficeEnv(profile) },
+    await runSoffice(
+      profile,
+      ['--headless', '--convert-to', 'pdf', '--outdir', dir, path],
+      PDF_CONVERSION_TIMEOUT_MS,
     );
   } finally {
     rmSync(profile, { recursive: true, force: true });

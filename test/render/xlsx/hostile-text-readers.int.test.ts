@@ -15,13 +15,19 @@ import {
   OPENPYXL_PYTHON,
   openpyxlSheets,
   pythonParsesEveryPart,
+  SHEET_CONVERSION_TIMEOUT_MS,
   SOFFICE,
 } from '../../support/workbook-readers.js';
 import { HOSTILE_SAMPLES, hostileWorkbookInput } from './hostile-text-fixtures.js';
 import { renderWorkbook } from './workbook-io.js';
 
-// Every sample many times over: a reader that stopped at the first bad character would show few.
-const TEXTS = Array.from({ length: 300 }, (_, i) => HOSTILE_SAMPLES[i % HOSTILE_SAMPLES.length] ?? '');
+// Every sample several times over: a reader that stopped at the first bad character would show few.
+// Few enough rows that LibreOffice reads them in well under its conversion timeout on a busy
+// machine (300 rows took 54-58 s alone on a 2-core guest, and over 180 s with both cores busy).
+const TEXTS = Array.from(
+  { length: HOSTILE_SAMPLES.length * 4 },
+  (_, i) => HOSTILE_SAMPLES[i % HOSTILE_SAMPLES.length] ?? '',
+);
 const COMMENT = SHIFT_COLUMNS.findIndex((column) => column.name === 'comment');
 const DISPLAY_NAME = SHIFT_COLUMNS.findIndex((column) => column.name === 'user_display_name');
 
@@ -83,9 +89,9 @@ describe('a workbook written from rows full of XML-invalid characters', () => {
         expect(row[COMMENT]).toBe(expectedText(i));
         expect(row[DISPLAY_NAME]).toBe(expectedText(i));
       });
-      // As long as the conversion itself may take (libreOfficeShiftsSheet): a fresh profile and these
-      // rows took 54–58 s alone on a 2-core AMD EPYC guest on 2026-11-27, past vitest's 60 s under load.
+      // Longer than the conversion may take, so that a conversion that times out is killed, and its
+      // folder removed, before vitest gives up on the test.
     },
-    180_000,
+    SHEET_CONVERSION_TIMEOUT_MS + 60_000,
   );
 });
