@@ -112,7 +112,7 @@ describe('shift-export worker with EXPORTS_FILE', () => {
       .filter((l) => l.includes('"level":50'));
     expect(errors).toEqual([line]);
     expect(JSON.parse(line ?? '{}')).toMatchObject({
-      msg: `export definitions not reloaded, the schedules in force are kept: ${file}:3:5: exports[0].shedule: unknown key (expected name, schedule, period, lookback_days, formats, dest, filter, split, deliver)`,
+      msg: `export definitions not reloaded, the schedules in force are kept: ${file}:3:5: exports[0].shedule: unknown key (expected name, schedule, period, lookback_days, formats, lang, dest, filter, split, deliver)`,
       schedules: 'unchanged',
     });
     expect(worker.child.exitCode).toBeNull();
