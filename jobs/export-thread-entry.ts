@@ -63,6 +63,8 @@ try {
       formats: input.formats,
       ...(input.filter === undefined ? {} : { filter: input.filter }),
       ...(input.split === undefined ? {} : { split: input.split }),
+      ...(input.lang === undefined ? {} : { lang: input.lang }),
+      ...(input.readers === undefined ? {} : { readers: input.readers }),
     },
     { onProgress: (progress) => post({ type: 'progress', progress }), signal: abort.signal },
   );

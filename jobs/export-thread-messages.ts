@@ -6,6 +6,7 @@ import type { ConnectedWfmConfig } from '../src/config/wfm-config.js';
 import type { ExportConfig } from '../src/config/export-config.js';
 import type { ExportFormat } from '../src/domain/export-format.js';
 import type { RowFilter } from '../src/domain/row-filter.js';
+import type { ReportLanguage } from '../src/i18n/report-language.js';
 import type { LogLevel } from '../src/logger.js';
 import type { S3Config } from '../src/config/s3-config.js';
 import type { ExportProgress } from '../src/export/progress.js';
@@ -20,6 +21,9 @@ export interface ExportThreadInput {
   /** The export definition's filter and split (export-period.ts resolves them from the job's `export`). */
   readonly filter?: RowFilter;
   readonly split?: 'division';
+  /** The definition's language, and whose languages a split's workbooks are also written in. */
+  readonly lang?: ReportLanguage;
+  readonly readers?: 'division-managers';
   /** Already allowed by the main thread; the export checks it again before each write. */
   readonly dest: string;
   readonly exportConfig: ExportConfig;

@@ -12,7 +12,9 @@ import type { Period } from '../domain/period.js';
 import type { RowFilter } from '../domain/row-filter.js';
 import { InvalidRequestError } from '../errors.js';
 import { oneLine } from '../one-line.js';
+import type { ReportLanguage } from '../i18n/report-language.js';
 import {
+  DIVISION_MANAGERS,
   findDefinition,
   periodTimeZone,
   type ExportDefinition,
@@ -55,15 +57,27 @@ export function rowFilterOf(definition: Pick<ExportDefinition, 'filter'>): RowFi
   };
 }
 
-/** The filter and split an export of `definition` runs with, for an ExportScope. */
-export function exportScopeOf(definition: Pick<ExportDefinition, 'filter' | 'split'>): {
+/**
+ * The filter, split and language an export of `definition` runs with, for an ExportScope; a split
+ * mailed to each division's managers also writes each division's workbook in their languages.
+ */
+export function exportScopeOf(
+  definition: Pick<ExportDefinition, 'filter' | 'split' | 'lang'> & {
+    readonly deliver?: Pick<NonNullable<ExportDefinition['deliver']>, 'email'> | undefined;
+  },
+): {
   readonly filter?: RowFilter;
   readonly split?: 'division';
+  readonly lang: ReportLanguage;
+  readonly readers?: 'division-managers';
 } {
   const filter = rowFilterOf(definition);
+  const toManagers = definition.split === 'division' && definition.deliver?.email?.to === DIVISION_MANAGERS;
   return {
     ...(filter === undefined ? {} : { filter }),
     ...(definition.split === undefined ? {} : { split: definition.split }),
+    lang: definition.lang,
+    ...(toManagers ? { readers: 'division-managers' as const } : {}),
   };
 }
 

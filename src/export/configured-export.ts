@@ -26,7 +26,7 @@ export interface ConfiguredExportOptions {
   readonly logger: Logger;
   /** Called on each retried WFM request (after the client has logged it). */
   readonly onUpstreamRetry?: () => void;
-  /** The workbook's language; default en (see ExportSettings.language). */
+  /** The workbook's language when the scope names none; default REPORT_LANG (ExportSettings.language). */
   readonly language?: ReportLanguage;
 }
 
@@ -73,7 +73,8 @@ export class ConfiguredExport {
         sourceBaseUrl: wfm.baseUrl,
         memoryBudgetBytes: exportConfig.memoryMb * 1024 * 1024,
         threads: exportConfig.threads,
-        ...(language === undefined ? {} : { language }),
+        // A definition's own lang comes with the scope; otherwise REPORT_LANG.
+        language: language ?? exportConfig.reportLang,
       },
       logger,
       ...(run.onProgress === undefined ? {} : { onProgress: run.onProgress }),

@@ -24,6 +24,7 @@ import {
 } from '../changes/change-recorder.js';
 import type { ExportPublication } from '../destinations/destination.js';
 import type { ExportFormat } from '../domain/export-format.js';
+import type { ReportLanguage } from '../i18n/report-language.js';
 import type { ShiftRecord } from '../domain/shift-record.js';
 import type { ExportSummaries } from '../domain/summary.js';
 import { ShiftAggregator } from '../pipeline/aggregate.js';
@@ -75,6 +76,11 @@ export interface DivisionSplitOptions {
   readonly threads?: ShiftThreads | undefined;
   /** Checked between divisions: a cancelled export stops before the next one. */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Each division's further workbook languages (its managers', division-languages.ts); a division
+   * not in it gets the export's language alone.
+   */
+  readonly moreLanguages?: ReadonlyMap<number, readonly ReportLanguage[]> | undefined;
 }
 
 /** What the split adds to the manifest. */
@@ -168,6 +174,7 @@ export class DivisionSplit implements TableOutput {
       files: { open: (...args) => pushed(opened, divisionFiles.open(...args)) },
       divisions: directory,
       divisionId: id,
+      moreLanguages: this.#o.moreLanguages?.get(id) ?? [],
     };
     const outputs = new BatchFanOut(await openTableOutputs(formats, divisionSetup, DIVISION_CSV_TABLES));
     const changes = new ChangeRecorder({

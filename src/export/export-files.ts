@@ -11,6 +11,7 @@ import type {
   PublishedExport,
   StoredFile,
 } from '../destinations/destination.js';
+import type { ReportLanguage } from '../i18n/report-language.js';
 import type { Logger } from '../logger.js';
 import type { ManifestFile } from '../render/manifest.js';
 
@@ -25,6 +26,8 @@ export class ExportFile {
   readonly divisionId: number | undefined;
   /** Data rows, as the manifest lists them; set by the output that ends the file. */
   rows = 0;
+  /** A workbook's language, as the manifest lists it; set by the workbook's output. */
+  lang: ReportLanguage | undefined;
 
   constructor(
     sink: ExportFileSink,
@@ -132,5 +135,6 @@ function manifestFile(stored: StoredFile, file: ExportFile): ManifestFile {
     content_type: file.contentType,
     ...(file.contentEncoding === undefined ? {} : { content_encoding: file.contentEncoding }),
     ...(file.divisionId === undefined ? {} : { division_id: file.divisionId }),
+    ...(file.lang === undefined ? {} : { lang: file.lang }),
   };
 }

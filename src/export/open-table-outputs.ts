@@ -8,6 +8,7 @@ import type { ExportFormat } from '../domain/export-format.js';
 import { CsvTablesOutput, EXPORT_CSV_TABLES, type CsvTables } from './csv-tables-output.js';
 import { ShiftRowsOutput } from './shift-rows-output.js';
 import type { OutputSetup, TableOutput } from './table-output.js';
+import type { WorkbookOutput as WorkbookOutputType } from './workbook-output.js';
 
 /**
  * Opens the outputs `formats` ask for. Their files are opened in the order the manifest lists
@@ -26,16 +27,26 @@ export async function openTableOutputs(
       ? new CsvTablesOutput(setup.files, setup.settings, csvTables)
       : undefined;
     if (csv !== undefined) opened.push(csv);
-    // Loaded only when wanted: exceljs costs a CSV-only export memory and start-up time.
-    const workbook = formats.includes('xlsx')
-      ? new (await import('./workbook-output.js')).WorkbookOutput(setup)
-      : undefined;
-    if (workbook !== undefined) opened.push(workbook);
+    // Loaded only when wanted: exceljs costs a CSV-only export memory and start-up time. One
+    // workbook in the export's language, and one in each further language its readers read.
+    const workbooks: WorkbookOutputType[] = [];
+    if (formats.includes('xlsx')) {
+      const { WorkbookOutput } = await import('./workbook-output.js');
+      for (const language of [undefined, ...(setup.moreLanguages ?? [])]) {
+        const workbook = new WorkbookOutput(setup, language);
+        workbooks.push(workbook);
+        opened.push(workbook);
+      }
+    }
     // Loaded only when wanted, as exceljs is.
     const parquet = formats.includes('parquet')
       ? new (await import('./parquet-output.js')).ParquetOutput(setup.files)
       : undefined;
-    const shiftRows = new ShiftRowsOutput({ csv: csv?.shifts, workbook: workbook?.workbook, log: setup.log });
+    const shiftRows = new ShiftRowsOutput({
+      csv: csv?.shifts,
+      workbooks: workbooks.map((w) => w.workbook),
+      log: setup.log,
+    });
     return [...(parquet === undefined ? [] : [parquet]), shiftRows, ...opened];
   } catch (error) {
     // The workbook has a temp file, and must not end as a file that looks whole.

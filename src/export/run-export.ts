@@ -30,6 +30,8 @@ import { progressReport, type ProgressListener } from './progress.js';
 import { publishExport } from './publish-export.js';
 import type { ShiftSource } from './shift-source.js';
 import { throwIfAborted } from './throw-if-aborted.js';
+import { DEFAULT_REPORT_LANGUAGE, type ReportLanguage } from '../i18n/report-language.js';
+import { divisionLanguages } from './division-languages.js';
 
 /** What one export covers: a period, in the formats asked for, of some divisions or all. */
 export interface ExportScope {
@@ -42,6 +44,16 @@ export interface ExportScope {
    * only rejected.csv and manifest.json at the top. The report is still read once.
    */
   readonly split?: 'division';
+  /**
+   * The language of the export's workbooks (a definition's `lang`); default settings.language,
+   * else en. CSV, Parquet, file names and the manifest's keys are the same in every language.
+   */
+  readonly lang?: ReportLanguage;
+  /**
+   * `division-managers` (a split export mailed to each division's managers): each division's
+   * workbook is also written in every further language its managers read (shifts.<lang>.xlsx).
+   */
+  readonly readers?: 'division-managers';
 }
 
 export interface ExportDependencies {
@@ -68,7 +80,8 @@ export interface ExportResult {
 
 export async function runExport(scope: ExportScope, deps: ExportDependencies): Promise<ExportResult> {
   const { period, formats } = scope;
-  const { source, destination, settings, signal } = deps;
+  const { source, destination, signal } = deps;
+  const settings = scope.lang === undefined ? deps.settings : { ...deps.settings, language: scope.lang };
   const now = deps.now ?? (() => new Date());
   const startedAt = now();
   const exportId = deps.exportId ?? newExportId(startedAt);
@@ -113,6 +126,10 @@ export async function runExport(scope: ExportScope, deps: ExportDependencies): P
             groupMemory: groupMemory(settings, temp),
             threads: core.threads,
             signal,
+            moreLanguages:
+              scope.readers === 'division-managers'
+                ? divisionLanguages(divisionList, settings.language ?? DEFAULT_REPORT_LANGUAGE)
+                : undefined,
           })
         : undefined;
     const tables = split === undefined ? await openTableOutputs(formats, setup) : split.outputs();

@@ -8,10 +8,12 @@
 // when every batch before it has been. Rows worked on the export's thread (one thread, or a source
 // that hands out no unparsed cuts) arrive as records and are rendered here, in their turn.
 
+import { isDeepStrictEqual } from 'node:util';
 import type { ShiftRecord } from '../domain/shift-record.js';
 import type { Logger } from '../logger.js';
 import type { CsvTableWriter } from '../render/csv/csv-table-writer.js';
 import type { ShiftsWorkbookWriter } from '../render/xlsx/shifts-workbook-writer.js';
+import type { ShiftStyleIds } from '../render/xlsx/shift-rows-xml.js';
 import type { ExportBatch, TableOutput } from './table-output.js';
 import type { SheetRows } from './sheet-rows-work.js';
 import type { WorkedRows } from './worked-cut-pipeline.js';
@@ -33,14 +35,21 @@ interface PendingWorked {
 
 export interface ShiftRowsOutputOptions {
   readonly csv: CsvTableWriter<ShiftRecord> | undefined;
-  readonly workbook: ShiftsWorkbookWriter | undefined;
+  /**
+   * The workbooks whose Shifts sheets take the rows: none, or one per language. Every call goes
+   * to each in the same order, so each registers the same styles under the same ids and the rows
+   * rendered once (on a thread or here) are written into all of them as the same bytes.
+   */
+  readonly workbooks: readonly ShiftsWorkbookWriter[];
   /** Where finish() says how the sheet rows were rendered, when export threads rendered them. */
   readonly log?: Logger;
 }
 
 export class ShiftRowsOutput implements TableOutput {
   readonly #csv: CsvTableWriter<ShiftRecord> | undefined;
+  /** The first workbook: its registered styles are what threads render rows with. */
   readonly #workbook: ShiftsWorkbookWriter | undefined;
+  readonly #workbooks: readonly ShiftsWorkbookWriter[];
   readonly #log: Logger | undefined;
   readonly #sheetRowLimit: number;
   readonly #pending: Pending[] = [];
@@ -54,9 +63,10 @@ export class ShiftRowsOutput implements TableOutput {
 
   constructor(options: ShiftRowsOutputOptions) {
     this.#csv = options.csv;
-    this.#workbook = options.workbook;
+    this.#workbooks = options.workbooks;
+    this.#workbook = options.workbooks[0];
     this.#log = options.log;
-    this.#sheetRowLimit = options.workbook?.sheetRowLimit ?? Number.MAX_SAFE_INTEGER;
+    this.#sheetRowLimit = this.#workbook?.sheetRowLimit ?? Number.MAX_SAFE_INTEGER;
   }
 
   /** Takes one batch's exported rows; resolves once there is room for the next batch. */
@@ -73,8 +83,7 @@ export class ShiftRowsOutput implements TableOutput {
         const w = csv.write(record);
         if (w) await w;
       }
-    const workbook = this.#workbook;
-    if (workbook !== undefined)
+    for (const workbook of this.#workbooks)
       for (const record of records) {
         const w = workbook.addShift(record);
         if (w) await w;
@@ -99,6 +108,7 @@ export class ShiftRowsOutput implements TableOutput {
     if (!this.#workedStylesSettled) while (this.#pending.length > 0) await this.#writeNext();
     // The styles known now: a row that needs another comes back as values, written here in turn.
     const styles = workbook.shiftStyles();
+    this.#checkSameStyles(styles);
     const sheetRowLimit = this.#sheetRowLimit;
     const sheet = worked.sheet.map((part) => {
       const firstRow = this.#placeRows(part.rows);
@@ -153,16 +163,16 @@ export class ShiftRowsOutput implements TableOutput {
 
   async #writeWorkedNext({ rows, sheet }: PendingWorked): Promise<void> {
     if (this.#csv !== undefined) await this.#csv.writeEncoded(rows.csv, rows.count);
-    const workbook = this.#workbook;
-    if (workbook === undefined) return;
+    if (this.#workbook === undefined) return;
     for (const { firstRow, rendered } of sheet) {
       const answer = await rendered;
       if ('values' in answer) {
         this.styleRetries++;
-        for (const values of answer.values) {
-          const w = workbook.addShiftValues(values);
-          if (w) await w;
-        }
+        for (const workbook of this.#workbooks)
+          for (const values of answer.values) {
+            const w = workbook.addShiftValues(values);
+            if (w) await w;
+          }
         continue;
       }
       this.threadBatches++;
@@ -173,9 +183,21 @@ export class ShiftRowsOutput implements TableOutput {
         const pieceRows = answer.pieceRows[piece] as number;
         const end = answer.pieceEnds[piece] as number;
         if (pieceRows > 0)
-          await workbook.addRenderedShifts(xml.subarray(start, end), pieceRows, piece === 0 ? firstRow : 2);
+          for (const workbook of this.#workbooks)
+            await workbook.addRenderedShifts(xml.subarray(start, end), pieceRows, piece === 0 ? firstRow : 2);
         start = end;
       }
+    }
+  }
+
+  /**
+   * The rows are rendered once, with the first workbook's style ids: every other workbook must
+   * have registered the same ones, or its cells would point at other styles.
+   */
+  #checkSameStyles(styles: ShiftStyleIds): void {
+    for (const other of this.#workbooks.slice(1)) {
+      if (!isDeepStrictEqual(other.shiftStyles(), styles))
+        throw new Error('the workbooks of one export registered different shift styles');
     }
   }
 

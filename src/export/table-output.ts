@@ -15,6 +15,7 @@ import type { BatchResult } from '../pipeline/shift-pipeline.js';
 import type { FileOpener } from './export-files.js';
 import type { WorkedRows } from './worked-cut-pipeline.js';
 import type { ExportSettings } from './export-settings.js';
+import type { ReportLanguage } from '../i18n/report-language.js';
 
 /**
  * One batch out of the pipeline: its exported shifts, its rejected rows. When the rows were worked
@@ -39,6 +40,11 @@ export interface OutputSetup {
   /** Set for one division's files in an export split by division: its workbook charts its regions. */
   readonly divisionId?: number;
   readonly settings: ExportSettings;
+  /**
+   * Further languages the workbook is written in beside settings.language (a division whose
+   * managers read them): each a workbook of its own, shifts.<lang>.xlsx, from the same rows.
+   */
+  readonly moreLanguages?: readonly ReportLanguage[];
   readonly divisions: DivisionDirectory;
   readonly period: Period;
   readonly exportId: string;

@@ -1,4 +1,5 @@
-// The workbook of an export (format xlsx): shifts.xlsx. Its Shifts sheets are written through
+// A workbook of an export (format xlsx): shifts.xlsx in the export's language, and, for a division
+// whose managers read other languages, shifts.<lang>.xlsx in each of those. Its Shifts sheets are written through
 // ShiftRowsOutput, which may have them rendered on export threads; this output keeps the rejected
 // rows for the Rejected sheet and, at the end, writes the summary sheets, About and the Overview
 // (which shows the rows changed since the previous export), and completes the file. Loaded only
@@ -7,6 +8,7 @@
 import { CONTENT_TYPES } from '../destinations/content-headers.js';
 import { ShiftsWorkbookWriter } from '../render/xlsx/shifts-workbook-writer.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
+import { DEFAULT_REPORT_LANGUAGE, type ReportLanguage } from '../i18n/report-language.js';
 import type { ExportFile } from './export-files.js';
 import type { ExportBatch, ExportEnding, OutputSetup, TableOutput } from './table-output.js';
 
@@ -16,15 +18,21 @@ export class WorkbookOutput implements TableOutput {
   readonly #file: ExportFile;
   readonly #setup: OutputSetup;
 
-  /** Opens shifts.xlsx. */
-  constructor(setup: OutputSetup) {
+  /**
+   * Opens shifts.xlsx, in the export's language; given another `language`, shifts.<language>.xlsx
+   * in that one. The manifest lists each with its `lang`.
+   */
+  constructor(setup: OutputSetup, language?: ReportLanguage) {
     this.#setup = setup;
-    this.#file = setup.files.open('shifts.xlsx', CONTENT_TYPES.xlsx);
+    const primary = setup.settings.language ?? DEFAULT_REPORT_LANGUAGE;
+    const lang = language ?? primary;
+    this.#file = setup.files.open(workbookFileName(lang, primary), CONTENT_TYPES.xlsx);
+    this.#file.lang = lang;
     this.workbook = new ShiftsWorkbookWriter(this.#file.stream, {
       createdAt: setup.startedAt,
       creator: `${TOOL_NAME} ${TOOL_VERSION}`,
       matchRateThreshold: setup.settings.matchRateThreshold,
-      ...(setup.settings.language === undefined ? {} : { language: setup.settings.language }),
+      language: lang,
       // A division's workbook (split by division): its manager compares regions, not divisions.
       ...(setup.divisionId === undefined ? {} : { chartBy: 'region' as const }),
     });
@@ -55,4 +63,13 @@ export class WorkbookOutput implements TableOutput {
   abort(error: unknown): Promise<void> {
     return this.workbook.abort(error);
   }
+}
+
+/**
+ * The name of the workbook in `language` of an export written in `primary`: shifts.xlsx for the
+ * export's own language (the name automation reads), shifts.<language>.xlsx (ASCII: shifts.ru.xlsx,
+ * shifts.pt-BR.xlsx) for another.
+ */
+export function workbookFileName(language: ReportLanguage, primary: ReportLanguage): string {
+  return language === primary ? 'shifts.xlsx' : `shifts.${language}.xlsx`;
 }

@@ -16,6 +16,8 @@ export interface MailManifestFile {
   readonly content_encoding?: string | undefined;
   /** The division whose rows the file holds (a split export); absent or null: the whole export. */
   readonly division_id?: number | null | undefined;
+  /** A workbook's language (a division's workbook may be written in several); absent before languages. */
+  readonly lang?: string | undefined;
 }
 
 /** A division of a split export, as its manifest lists it. */
@@ -53,18 +55,33 @@ export function formatOfFile(name: string): ExportFormat | undefined {
   return undefined;
 }
 
-/** The files of one message: a division's own (split export), or every file of the export. */
+/**
+ * The files of one message: a division's own (split export), or every file of the export. Of a
+ * division's workbooks in several languages, the message carries the one in its reader's `lang`,
+ * else the one in the export's language (shifts.xlsx).
+ */
 export function filesOfMessage(
   manifest: Pick<MailManifest, 'files'>,
   divisionId: number | null,
   attach: readonly ExportFormat[],
+  lang?: string,
 ): MailManifestFile[] {
-  return manifest.files.filter((file) => {
+  const files = manifest.files.filter((file) => {
     const format = formatOfFile(file.name);
     if (format === undefined || !attach.includes(format)) return false;
     return divisionId === null || file.division_id === divisionId;
   });
+  const workbooks = files.filter((file) => formatOfFile(file.name) === 'xlsx' && file.lang !== undefined);
+  if (divisionId === null || workbooks.length <= 1) return files;
+  const own =
+    workbooks.find((file) => file.lang === lang) ??
+    workbooks.find((file) => file.name === PLAIN_WORKBOOK) ??
+    workbooks[0];
+  return files.filter((file) => !workbooks.includes(file) || file === own);
 }
+
+/** The name of the workbook in the export's own language (export/workbook-output.ts). */
+const PLAIN_WORKBOOK = 'shifts.xlsx';
 
 /**
  * How a file reaches the reader: attached, or, being larger than `limitBytes`

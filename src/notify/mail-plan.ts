@@ -107,7 +107,7 @@ export function planMail(
       lang: group.lang,
       to: group.to,
       cc: group.cc,
-      files: filesOfMessage(manifest, group.division_id, settings.attach),
+      files: filesOfMessage(manifest, group.division_id, settings.attach, group.lang),
     });
   }
   return { messages, skipped, fallbacks, unchanged };

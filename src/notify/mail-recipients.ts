@@ -14,6 +14,7 @@
 import type { DivisionManager } from 'wfm-contract/division';
 import type { ExportFormat } from '../domain/export-format.js';
 import { isPlainAddress } from '../domain/mail-address.js';
+import { managerMailProblem } from '../domain/manager-mail.js';
 import { mailMessages } from '../i18n/mail/mail-catalog.js';
 import { chooseLanguage, type ReportLanguage } from '../i18n/report-language.js';
 
@@ -160,12 +161,9 @@ function addressList(
   return recipients;
 }
 
-/** Why a manager gets no mail; undefined when they get it. */
+/** Why a manager gets no mail; undefined when they get it (domain/manager-mail.ts). */
 export function managerProblem(manager: NonNullable<MailDivision['dirs']>[number]): SkipReason | undefined {
-  if (!manager.active) return 'inactive';
-  if (!manager.inviteAccepted) return 'invite_not_accepted';
-  if (!isPlainAddress(manager.login)) return 'login_not_an_address';
-  return undefined;
+  return managerMailProblem(manager);
 }
 
 /**

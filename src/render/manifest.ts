@@ -24,6 +24,7 @@ import {
 } from '../domain/summary-columns.js';
 import { ShiftExportError } from '../errors.js';
 import { TOOL_NAME } from '../version.js';
+import { REPORT_LANGUAGES } from '../i18n/report-language.js';
 
 /** manifest.json is missing a member, has one too many, or is not JSON at all. */
 export class ManifestError extends ShiftExportError {
@@ -111,6 +112,11 @@ export const manifestFileSchema = z.strictObject({
   content_encoding: z.literal('gzip').optional(),
   /** In an export split by division: the division whose rows the file holds; absent for the others. */
   division_id: z.number().int().optional(),
+  /**
+   * A workbook's language (BCP 47: en, ru, de, pt-BR): the language of its sheet names, headers
+   * and labels. Only on .xlsx files; their cells, and every other file, are the same in each.
+   */
+  lang: z.enum(REPORT_LANGUAGES).optional(),
 });
 
 // The period at a glance, as a reader's mail shows it and the next period's mail compares with:

@@ -125,7 +125,7 @@ async function write(
   const pipeline = new ShiftPipeline({ period: MAY, divisions: DIVISIONS });
   const files = new CollectedFiles(sheetRowLimit);
   const { csv, workbook } = files;
-  const output = new ShiftRowsOutput({ csv, workbook });
+  const output = new ShiftRowsOutput({ csv, workbooks: [workbook] });
   const take = async (batch: ReturnType<JsonArrayScanner['end']>): Promise<void> => {
     await output.write(pipeline.processBatch(batch));
   };
@@ -157,7 +157,7 @@ async function writeWorked(
   const pipeline = new WorkedCutPipeline({ divisions: DIVISIONS, filtered: false, sheetRows: parser });
   const files = new CollectedFiles(sheetRowLimit);
   const { csv, workbook } = files;
-  const output = new ShiftRowsOutput({ csv, workbook });
+  const output = new ShiftRowsOutput({ csv, workbooks: [workbook] });
   let ranges: RowRange<WorkedCut>[] = [];
   const handOut = async (): Promise<void> => {
     const { worked, rejected } = pipeline.take(ranges);

@@ -29,6 +29,7 @@ import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.j
 import { tempFolderForTest } from '../support/temp-folder.js';
 import { zipEntries } from '../support/workbook-xml.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { chooseLanguage } from '../../src/i18n/report-language.js';
 
 const DAY = '2024-03-30';
 
@@ -337,6 +338,7 @@ interface SandboxManager {
   readonly firstName: string;
   readonly active: boolean;
   readonly inviteAccepted: boolean;
+  readonly lang?: string | null;
 }
 
 /** The sandbox's divisions with their managers, as the upstream serves them (fields=dirs). */
@@ -414,7 +416,7 @@ describe('division managers', () => {
     const job = await mailJob(h, 'managers-weekly', result, notifyWorker);
 
     const manifest = JSON.parse(readFileSync(join(result.location, 'manifest.json'), 'utf8')) as {
-      files: { path: string; sha256: string; division_id?: number }[];
+      files: { path: string; sha256: string; division_id?: number; lang?: string }[];
       divisions: { division_id: number }[];
     };
     const exported = manifest.divisions.map((d) => d.division_id);
@@ -466,9 +468,18 @@ describe('division managers', () => {
     // Every eligible manager got exactly one mail, and each mail went to one division's managers.
     const received = smtp.messages.flatMap((m) => m.envelopeTo.map((a) => a.toLowerCase()));
     expect(received.sort()).toEqual([...divisionOf.keys()].sort());
-    const mailed = new Set(divisionOf.values());
-    expect(smtp.messages).toHaveLength(mailed.size);
-    expect(report.messages.map((m) => m.division_id).sort()).toEqual([...mailed].sort());
+    // One message per division and language its eligible managers read (the definition's: en).
+    const languageOf = new Map(
+      [...exported]
+        .flatMap((id) => upstream.get(id) ?? [])
+        .filter(eligible)
+        .map((m) => [m.login.toLowerCase(), chooseLanguage(m.lang, 'en').language] as const),
+    );
+    const messageKeys = new Set([...divisionOf].map(([login, id]) => `${id}/${languageOf.get(login)}`));
+    expect(smtp.messages).toHaveLength(messageKeys.size);
+    expect(report.messages.map((m) => m.division_id).sort()).toEqual(
+      [...messageKeys].map((key) => Number(key.split('/')[0])).sort(),
+    );
     expect(received).not.toContain('intruder@evil.example');
 
     const people = new Map(exported.map((id) => [id, peopleOf(result.location, id)]));
@@ -488,6 +499,15 @@ describe('division managers', () => {
         expect(to?.text).toContain(`${hostile?.firstName.split('\r\n')[0]} Bcc: intruder@evil.example`);
         hostileMailed = true;
       }
+
+      // Every reader of a message reads its language, and its workbook is the one in that language.
+      const lang = mail.parsed.headers.get('content-language');
+      for (const a of mail.envelopeTo) expect(languageOf.get(a.toLowerCase())).toBe(lang);
+      const workbook = mail.parsed.attachments.find((a) => a.filename?.endsWith('.xlsx'));
+      const workbookSha = createHash('sha256')
+        .update(workbook?.content ?? '')
+        .digest('hex');
+      expect(manifest.files.find((f) => f.sha256 === workbookSha)?.lang).toBe(lang);
 
       // The attachments are this division's published files (csv and xlsx), byte for byte.
       const own = new Set(manifest.files.filter((f) => f.division_id === id).map((f) => f.sha256));
