@@ -10,13 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from 'wfm-sandbox';
-import { loadExportConfig } from '../../src/config/export-config.js';
-import { loadS3Config } from '../../src/config/s3-config.js';
-import { loadWfmConfig, requireUpstream } from '../../src/config/wfm-config.js';
-import { ConfiguredExport } from '../../src/export/configured-export.js';
 import type { ExportResult, ExportScope } from '../../src/export/run-export.js';
-import { silentLogger } from '../../src/logger.js';
 import type { Manifest } from '../../src/render/manifest.js';
+import { runConfiguredExport } from '../support/run-configured-export.js';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
 import { zipEntries } from '../support/workbook-xml.js';
 
@@ -37,18 +33,7 @@ afterAll(async () => {
 
 async function exportTo(dest: string, scope: Omit<ExportScope, 'period' | 'formats'>): Promise<ExportResult> {
   const env = { EXPORT_DEST: dest, WFM_BASE_URL: sandbox.url, WFM_TOKEN: SANDBOX_READER_TOKEN };
-  const configured = await ConfiguredExport.open({
-    dest,
-    exportConfig: loadExportConfig(env),
-    wfm: requireUpstream(loadWfmConfig(env)),
-    s3Config: () => loadS3Config(env),
-    logger: silentLogger,
-  });
-  try {
-    return await configured.run({ period: PERIOD, formats: ['csv', 'xlsx'], ...scope });
-  } finally {
-    await configured.close();
-  }
+  return (await runConfiguredExport(env, PERIOD, ['csv', 'xlsx'], undefined, scope)).result;
 }
 
 interface Manager {

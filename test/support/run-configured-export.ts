@@ -8,7 +8,7 @@ import type { ExportFormat } from '../../src/domain/export-format.js';
 import type { Period } from '../../src/domain/period.js';
 import type { ReportLanguage } from '../../src/i18n/report-language.js';
 import { ConfiguredExport } from '../../src/export/configured-export.js';
-import type { ExportResult } from '../../src/export/run-export.js';
+import type { ExportResult, ExportScope } from '../../src/export/run-export.js';
 import { silentLogger } from '../../src/logger.js';
 
 export interface ConfiguredExportRun {
@@ -21,8 +21,10 @@ export async function runConfiguredExport(
   env: Record<string, string>,
   period: Period,
   formats: readonly ExportFormat[],
-  /** The workbook's language; none: the default (en). */
+  /** The workbook's language; none: the default (REPORT_LANG of `env`). */
   language?: ReportLanguage,
+  /** The rest of the scope: filter, split, a definition's lang and readers. */
+  scope: Omit<ExportScope, 'period' | 'formats'> = {},
 ): Promise<ConfiguredExportRun> {
   const dest = env['EXPORT_DEST'];
   if (dest === undefined) throw new Error('runConfiguredExport needs EXPORT_DEST');
@@ -35,7 +37,7 @@ export async function runConfiguredExport(
     ...(language === undefined ? {} : { language }),
   });
   try {
-    const result = await configuredExport.run({ period, formats });
+    const result = await configuredExport.run({ period, formats, ...scope });
     return { result, wireBytes: configuredExport.upstreamTraffic.wireBytes };
   } finally {
     await configuredExport.close();
