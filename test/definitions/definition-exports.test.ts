@@ -47,9 +47,22 @@ describe('definitionExports', () => {
 });
 
 describe('exportScopeOf', () => {
-  it('passes the filter (lists that are set) and the split', () => {
-    expect(exportScopeOf(weekly)).toEqual({ filter: { divisions: [1, 2] }, split: 'division' });
-    expect(exportScopeOf(nightly)).toEqual({});
+  it('passes the filter (lists that are set), the split and the language', () => {
+    expect(exportScopeOf(weekly)).toEqual({ filter: { divisions: [1, 2] }, split: 'division', lang: 'en' });
+    expect(exportScopeOf({ ...nightly, lang: 'de' })).toEqual({ lang: 'de' });
+  });
+
+  it("asks for every division manager's language when a split is mailed to them", () => {
+    const email = { to: 'division-managers', cc: [], attach: ['xlsx'], when: 'always', lang: 'ru' } as const;
+    const mailed = { ...weekly, lang: 'ru' as const, deliver: { email, webhooks: [] } };
+    expect(exportScopeOf(mailed)).toMatchObject({
+      split: 'division',
+      lang: 'ru',
+      readers: 'division-managers',
+    });
+    expect(exportScopeOf({ ...mailed, split: undefined })).not.toHaveProperty('readers');
+    const fixed = { ...mailed, deliver: { email: { ...email, to: ['hq@example.com'] }, webhooks: [] } };
+    expect(exportScopeOf(fixed)).not.toHaveProperty('readers');
   });
 });
 
