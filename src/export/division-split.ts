@@ -197,7 +197,13 @@ export class DivisionSplit implements TableOutput {
       );
       // The export's counts, but for the shifts and flags this division's files hold.
       const counts = { ...ending.counts, exported: spooled.shifts, flagged };
-      await outputs.finish({ summaries, counts, changes: changed });
+      await outputs.finish({
+        summaries,
+        counts,
+        changes: changed,
+        // The whole previous manifest: each workbook compares with its division's entry.
+        ...(ending.previousPeriod === undefined ? {} : { previousPeriod: ending.previousPeriod }),
+      });
       // Stored before the next division begins: an upload's buffers are not kept for all of them.
       await Promise.all(opened.map((f) => f.done()));
       return {

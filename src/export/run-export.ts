@@ -1,7 +1,8 @@
 // The use case: export one period. runExport reads as its table of contents — the divisions, the
 // report streamed through the pipeline into the outputs (the table writers and the change
-// recorder, behind one fan-out), the summaries, the changes since the previous export (before the
-// outputs end: the workbook's Overview shows them), the manifest published last — and returns
+// recorder, behind one fan-out), the summaries, the changes since the previous export and the
+// previous period's figures (before the outputs end: the workbook's Overview shows them), the
+// manifest published last — and returns
 // what was published. ConfiguredExport wires it from configuration for `shift-export run`, `demo`
 // and the queue worker.
 
@@ -28,6 +29,7 @@ import type { ExportSettings } from './export-settings.js';
 import { openTableOutputs } from './open-table-outputs.js';
 import { progressReport, type ProgressListener } from './progress.js';
 import { publishExport } from './publish-export.js';
+import { readPreviousPeriod } from './read-previous-period.js';
 import type { ShiftSource } from './shift-source.js';
 import { throwIfAborted } from './throw-if-aborted.js';
 import { DEFAULT_REPORT_LANGUAGE, type ReportLanguage } from '../i18n/report-language.js';
@@ -145,7 +147,16 @@ export async function runExport(scope: ExportScope, deps: ExportDependencies): P
     const summaries = core.finish();
     // Before the outputs end: the workbook's Overview shows the rows changed since the previous export.
     const { file: rowHashes, ...changed } = await changes.conclude(publication, destination, period);
-    const ending = { summaries, counts, changes: changed };
+    // The Overview compares with the previous period; an export without a workbook does not look.
+    const previousPeriod = formats.includes('xlsx')
+      ? await readPreviousPeriod(destination, period, log)
+      : undefined;
+    const ending = {
+      summaries,
+      counts,
+      changes: changed,
+      ...(previousPeriod === undefined ? {} : { previousPeriod }),
+    };
     await outputs.finish(ending);
     await core.close();
 

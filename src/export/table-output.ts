@@ -16,6 +16,7 @@ import type { FileOpener } from './export-files.js';
 import type { WorkedRows } from './worked-cut-pipeline.js';
 import type { ExportSettings } from './export-settings.js';
 import type { ReportLanguage } from '../i18n/report-language.js';
+import type { PreviousPeriod } from '../render/previous-period.js';
 
 /**
  * One batch out of the pipeline: its exported shifts, its rejected rows. When the rows were worked
@@ -32,6 +33,12 @@ export interface ExportEnding {
   readonly counts: ExportCounts;
   /** The changes since the previous export, as the manifest will say them. */
   readonly changes: Omit<RecordedChanges, 'file'>;
+  /**
+   * The definition's previous period as published, which the workbook's Overview compares with;
+   * null: none to compare with (the first period, or its manifest could not be read); absent: not
+   * looked for (an export without a workbook), and the Overview shows no comparison.
+   */
+  readonly previousPeriod?: PreviousPeriod | null;
 }
 
 /** What an output is opened with, before the first batch. */

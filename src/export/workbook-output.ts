@@ -2,10 +2,12 @@
 // whose managers read other languages, shifts.<lang>.xlsx in each of those. Its Shifts sheets are written through
 // ShiftRowsOutput, which may have them rendered on export threads; this output keeps the rejected
 // rows for the Rejected sheet and, at the end, writes the summary sheets, About and the Overview
-// (which shows the rows changed since the previous export), and completes the file. Loaded only
+// (which shows the rows changed since the previous export, and the rates' changes since the previous
+// period), and completes the file. Loaded only
 // when an export asks for it: exceljs costs a CSV-only export memory and start-up time.
 
 import { CONTENT_TYPES } from '../destinations/content-headers.js';
+import { overviewComparison } from '../render/xlsx/overview-comparison.js';
 import { ShiftsWorkbookWriter } from '../render/xlsx/shifts-workbook-writer.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { DEFAULT_REPORT_LANGUAGE, type ReportLanguage } from '../i18n/report-language.js';
@@ -45,8 +47,11 @@ export class WorkbookOutput implements TableOutput {
     }
   }
 
-  async finish({ summaries, counts, changes }: ExportEnding): Promise<void> {
-    const { period, startedAt, settings, exportId } = this.#setup;
+  async finish({ summaries, counts, changes, previousPeriod }: ExportEnding): Promise<void> {
+    const { period, startedAt, settings, exportId, divisionId } = this.#setup;
+    // A division's workbook compares with the division's entry of the previous manifest.
+    const comparison =
+      previousPeriod === undefined ? undefined : overviewComparison(previousPeriod ?? undefined, divisionId);
     await this.workbook.finish(summaries, {
       period,
       generatedAt: startedAt,
@@ -55,6 +60,7 @@ export class WorkbookOutput implements TableOutput {
       exportId,
       toolVersion: TOOL_VERSION,
       changes,
+      ...(comparison === undefined ? {} : { comparison }),
     });
     this.#file.rows = counts.exported;
   }

@@ -3,12 +3,13 @@
 // NOTIFY_LINK_EXPIRES_SECONDS on S3 (signed when the mail is written, as the webhooks' links are),
 // the file's path on a local folder. The same door the webhooks' file links use (file-links.ts).
 // Through the same destination the mail finds the definition's previous period, published beside
-// this one (previousPeriods: the first candidate with a manifest), for its comparison.
+// this one (findPreviousPeriod: the first of previousPeriods with a manifest), for its comparison;
+// the export's Overview finds it the same way.
 
 import type { Readable } from 'node:stream';
 import type { S3Config } from '../config/s3-config.js';
-import { previousPeriods, type Period } from '../domain/period.js';
-import { parseManifest } from '../render/manifest.js';
+import type { Period } from '../domain/period.js';
+import { findPreviousPeriod } from '../render/previous-period.js';
 import { createDestination } from '../destinations/create-destination.js';
 import type { Logger } from '../logger.js';
 import type { ExportFiles } from './deliver-export-mail.js';
@@ -37,13 +38,7 @@ export async function openExportFiles(source: ExportFilesSource): Promise<Opened
   };
   return {
     readManifest: () => destination.readManifest(source.period),
-    previousPublished: async () => {
-      for (const period of previousPeriods(source.period)) {
-        const text = await destination.readManifest(period);
-        if (text !== undefined) return { period, manifest: parseManifest(text) };
-      }
-      return undefined;
-    },
+    previousPublished: () => findPreviousPeriod(destination, source.period),
     open: async (path) => (await destination.openPublishedFile(source.period, path)) as Readable,
     link: async (path) =>
       'presignPublishedFile' in destination

@@ -2,8 +2,9 @@
 // division (or the divisions of the whole export) ranked by start match rate beside the highlight
 // threshold, the five shops with the lowest start match rate, and the change of every rate against
 // the same definition's previous period, in percentage points. Read from manifests alone: this
-// export's, and the previous period's as published in the same destination (mail-previous.ts), so
-// the mail never reads the upstream a second time and keeps no state outside the destination. Pure.
+// export's, and the previous period's as published in the same destination (findPreviousPeriod in
+// render/previous-period.ts), so the mail never reads the upstream a second time and keeps no
+// state outside the destination. Pure.
 
 import type { ManifestShopRate } from '../render/manifest.js';
 import type { MailManifest, MailManifestDivision } from './mail-manifest.js';

@@ -53,7 +53,7 @@ A change to
 const GOLDEN: Readonly<Record<string, string>> = {
   'shifts.csv': 'bcda505504b5db6dec5bbe0755c493fbdd1629f189ab30d33284d5412c2ebde3',
   'rejected.csv': 'fdc09d4585fffd2873156c8eb40459c13eddb1008c8759eb20e6bb724d0a2709',
-  'shifts.xlsx': 'b33be45f53b44a3f129c2c0c310d2a4ce0f4feebf0c30cfdba3e748d3fec49d7',
+  'shifts.xlsx': 'e63b217f4af416452f934a6c7ebbfc890399abf57a325d5fe82bd6b2cfb9198c',
   'summary_by_division.csv': '4b5e7e2892cbb3c6e2ab3b7147b6f2d66036fa97ec81f3feb615ef7c3f90eb11',
   'summary_by_day.csv': '76566eeee5b8ec0f2a4381523e055a33305cc158fef758e0e0057bb72d7a2308',
   'summary_by_region.csv': '5958bc1fc6923117b979df8605a3618bc0d9df147cc3094b320d8dad68e5950e',

@@ -198,6 +198,12 @@ export const de: WorkbookMessages = {
     changesNotCounted: 'nicht gezählt: {reason}',
     changesReasonNotRecorded: 'der Grund wurde nicht festgehalten',
     changesCounted: '{changed} geändert, {added} hinzugekommen, {removed} entfernt (seit Export {exportId})',
+    comparedWith: 'Vergleich',
+    comparedWithValue: 'mit dem vorigen Zeitraum ({period}); Veränderungen in Prozentpunkten ({unit})',
+    comparedWithNothing: 'noch nichts zum Vergleichen: der erste Zeitraum dieses Berichts',
+    comparedWithNoFigures: 'der vorige Zeitraum ({period}) hat keine Zahlen zum Vergleichen',
+    change: 'Veränderung zum vorigen Zeitraum',
+    pointsUnit: 'Pp.',
     belowThresholdValue:
       '{below} von {total} unter {threshold} Übereinstimmung beim Beginn (rot auf „{sheet}“)',
     chartData: 'Diagrammdaten',

@@ -200,6 +200,12 @@ export const ptBR: WorkbookMessages = {
     changesReasonNotRecorded: 'o motivo não foi registrado',
     changesCounted:
       '{changed} alteradas, {added} adicionadas, {removed} removidas (desde a exportação {exportId})',
+    comparedWith: 'Comparação',
+    comparedWithValue: 'com o período anterior ({period}); variações em pontos percentuais ({unit})',
+    comparedWithNothing: 'ainda não há com o que comparar: este é o primeiro período do relatório',
+    comparedWithNoFigures: 'o período anterior ({period}) não tem números para comparar',
+    change: 'Variação em relação ao período anterior',
+    pointsUnit: 'p.p.',
     belowThresholdValue:
       '{below} de {total} abaixo de {threshold} de correspondência no início (em vermelho em "{sheet}")',
     chartData: 'Dados dos gráficos',

@@ -198,6 +198,12 @@ export const ru: WorkbookMessages = {
     changesNotCounted: 'не подсчитано: {reason}',
     changesReasonNotRecorded: 'причина не записана',
     changesCounted: 'изменено: {changed}, добавлено: {added}, удалено: {removed} (с выгрузки {exportId})',
+    comparedWith: 'Сравнение',
+    comparedWithValue: 'с предыдущим периодом ({period}); изменения в процентных пунктах ({unit})',
+    comparedWithNothing: 'сравнивать пока не с чем: это первый период отчёта',
+    comparedWithNoFigures: 'у предыдущего периода ({period}) нет данных для сравнения',
+    change: 'Изменение к предыдущему периоду',
+    pointsUnit: 'п. п.',
     belowThresholdValue:
       '{below} из {total} ниже {threshold} совпадений при начале (красным на листе «{sheet}»)',
     chartData: 'Данные диаграмм',

@@ -141,6 +141,21 @@ export interface OverviewMessages {
   readonly changesReasonNotRecorded: string;
   /** `{changed}` `{added}` `{removed}` as numbers, `{exportId}`. */
   readonly changesCounted: string;
+  /** The label of the line naming the previous period the changes are against. */
+  readonly comparedWith: string;
+  /** `{period}`: the previous period as the reader writes it; `{unit}`: pointsUnit. */
+  readonly comparedWithValue: string;
+  /** The definition's first period: no previous period is published. */
+  readonly comparedWithNothing: string;
+  /** The previous period is published without figures for this workbook: `{period}`. */
+  readonly comparedWithNoFigures: string;
+  /** The header of the change columns beside the rates. */
+  readonly change: string;
+  /**
+   * Percentage points, abbreviated, as the change cells' number format shows it after the number
+   * (`+1.2 pp`). Inside a format code's quotes: no `"` (a test checks each catalog).
+   */
+  readonly pointsUnit: string;
   /** `{below}` of `{total}` groups below `{threshold}` (a rate); `{sheet}`: where they are red. */
   readonly belowThresholdValue: string;
   readonly chartData: string;

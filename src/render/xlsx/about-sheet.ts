@@ -24,6 +24,7 @@ import type { CountName, QualityFlagName } from '../../i18n/workbook/workbook-me
 import type { XlsxWorkbook } from './exceljs-adapter.js';
 import { SUMMARY_STAT_NAMES, summarySheetNames, TOTALLED_SHEETS } from './summary-sheets.js';
 import type { WorkbookChanges } from './overview-sheet.js';
+import type { OverviewComparison } from './overview-comparison.js';
 import { columnDescription, columnHeader, type DescribedTable } from './workbook-texts.js';
 import type { WritePacer } from './write-pacer.js';
 import { BOLD_FONT, DATE_FORMAT, EXCEL_MAX_CELL_TEXT, TEXT_FORMAT } from './xlsx-cells.js';
@@ -46,6 +47,8 @@ export interface WorkbookAbout {
   readonly toolVersion?: string;
   /** Rows changed since the previous export, as the manifest will say; absent: not known. */
   readonly changes?: WorkbookChanges;
+  /** The previous period the Overview compares the rates with; absent: not known, none shown. */
+  readonly comparison?: OverviewComparison;
 }
 
 /** Facts only the writer knows, shown beside the export's. */

@@ -8,18 +8,26 @@
 // first (XlsxWorkbook.listFirst). A division's workbook (an export split by division) charts the
 // division's regions instead: a division manager compares regions. Its daily chart has the
 // division's line alone: the summaries have no region by day.
+//
+// Beside each headline rate and each group's start match rate, the change against the definition's
+// previous period, in percentage points (overview-comparison.ts), and a line naming that period:
+// the same figures and changes the delivery e-mail shows, from the same manifests. A change is a
+// number cell (points: 1.2 for +1.2 pp), rounded as the manifest's rates are, so it equals the
+// difference of the two manifests' rates; its format code puts the catalog's unit after it.
 
 import type { ExportCounts } from '../../domain/export-counts.js';
 import type { Period } from '../../domain/period.js';
+import { roundedRatio } from '../../domain/decimal.js';
 import type { DaySummary, ExportSummaries, GroupStats } from '../../domain/summary.js';
 import type { ReportLanguage } from '../../i18n/report-language.js';
 import { fill, textFormat, type TextFormat } from '../../i18n/text-format.js';
 import { en } from '../../i18n/workbook/en.js';
 import { workbookMessages } from '../../i18n/workbook/workbook-catalog.js';
 import type { WorkbookMessages } from '../../i18n/workbook/workbook-messages.js';
-import type { Manifest } from '../manifest.js';
+import { manifestStatistics, type Manifest, type ManifestStatistics } from '../manifest.js';
 import { cellAt, columnRange, type ChartPlacement } from './chart-parts.js';
 import type { XlsxSheet, XlsxWorkbook } from './exceljs-adapter.js';
+import type { OverviewComparison } from './overview-comparison.js';
 import type { WritePacer } from './write-pacer.js';
 import { BOLD_FONT, DATE_FORMAT, TEXT_FORMAT, type XlsxStyle, type XlsxValue } from './xlsx-cells.js';
 
@@ -34,6 +42,11 @@ export interface OverviewFacts {
   readonly counts: ExportCounts;
   readonly changes: WorkbookChanges | undefined;
   readonly matchRateThreshold: number;
+  /**
+   * The previous period the rates are compared with; absent: not known to the writer, and the
+   * Overview shows no comparison (neither line nor column).
+   */
+  readonly comparison?: OverviewComparison;
   /** What the bars compare: divisions (default), or a division's regions. */
   readonly chartBy?: OverviewGroups;
   /** The reader's language; default en. */
@@ -61,6 +74,25 @@ const STYLES = {
   rate: { numFmt: '0.0%' },
   date: { numFmt: DATE_FORMAT, alignment: { horizontal: 'left' } },
 } satisfies Record<string, XlsxStyle>;
+
+/** The decimals of the manifest's rates: a change is the difference of two rates rounded so. */
+const RATE_PLACES = 4;
+
+/**
+ * A change in percentage points, signed, one decimal, the unit after it; the number part is
+ * locale-neutral (the viewer's spreadsheet shows its own decimal separator).
+ */
+export function pointsFormat(unit: string): string {
+  const shown = `" ${unit}"`;
+  return `+0.0${shown};-0.0${shown};0.0${shown}`;
+}
+
+/** The change from `before` to `now` (shares rounded as the manifest rounds them) in points; null: not comparable. */
+function pointsBetween(now: number | null | undefined, before: number | null | undefined): number | null {
+  if (now === null || now === undefined || before === null || before === undefined) return null;
+  // Rates of 4 decimals differ by whole hundredths of a point: rounding drops the float's noise.
+  return Math.round((now - before) * 10_000) / 100;
+}
 
 /** A, B, C hold the headline and the tables; D.. the daily table's divisions, under the charts. */
 const COLUMN_WIDTHS = [34, 40, 18, 18, 18, 18, 18];
@@ -135,6 +167,44 @@ interface Voice {
   readonly format: TextFormat;
 }
 
+/** The line naming what the rates are compared with. */
+function comparisonText(comparison: OverviewComparison, voice: Voice): string {
+  const m = voice.messages.overview;
+  if (comparison.kind === 'first') return m.comparedWithNothing;
+  const period = voice.format.period(comparison.period.from, comparison.period.to);
+  if (comparison.kind === 'no_figures') return fill(m.comparedWithNoFigures, { period });
+  return fill(m.comparedWithValue, { period, unit: m.pointsUnit });
+}
+
+/** The headline rates' changes, by the manifest's statistic names; undefined: no figures to compare with. */
+function headlineChanges(
+  summaries: ExportSummaries,
+  comparison: OverviewComparison | undefined,
+): ((name: RateName) => number | null) | undefined {
+  if (comparison?.kind !== 'against') return undefined;
+  const now = withNoLocationShare(manifestStatistics(summaries.overall));
+  const before = withNoLocationShare(comparison.statistics);
+  return (name) => pointsBetween(now[name], before[name]);
+}
+
+/** The rates the headline shows, as the manifest names them (no_location_share is derived). */
+type RateName =
+  'start_match_rate' | 'finish_match_rate' | 'both_match_rate' | 'no_location_share' | 'auto_finished_rate';
+
+/**
+ * The manifest holds the rows without a location as a count: their share is derived from the
+ * counts on both sides, rounded as the rates are.
+ */
+function withNoLocationShare(statistics: ManifestStatistics): Readonly<Record<string, number | null>> {
+  const noLocation = statistics['no_location'];
+  const shifts = statistics['shifts'];
+  const share =
+    typeof noLocation === 'number' && typeof shifts === 'number'
+      ? roundedRatio(noLocation, shifts, RATE_PLACES)
+      : null;
+  return { ...statistics, no_location_share: share };
+}
+
 function voiceOf(facts: OverviewFacts): Voice {
   const language = facts.language ?? 'en';
   return { language, messages: workbookMessages(language), format: textFormat(language) };
@@ -147,10 +217,17 @@ function headlineRows(summaries: ExportSummaries, facts: OverviewFacts, voice: V
   const words = m.groups[group];
   const rated = groupsByRate(summaries, facts.chartBy);
   const below = rated.filter((d) => d.rate < facts.matchRateThreshold).length;
+  const changes = headlineChanges(summaries, facts.comparison);
+  const points: XlsxStyle = { numFmt: pointsFormat(m.pointsUnit) };
   const figure = (label: string, value: number | null, style: XlsxStyle): Row => ({
     values: [label, value],
     styles: [STYLES.label, style],
   });
+  // A rate with its change beside it, when there are figures to compare with.
+  const rate = (label: string, value: number | null, name: RateName): Row =>
+    changes === undefined
+      ? figure(label, value, STYLES.rate)
+      : { values: [label, value, changes(name)], styles: [STYLES.label, STYLES.rate, points] };
   const text = (label: string, value: string): Row => {
     const lines = Math.max(1, Math.ceil(value.length / TEXT_LINE_CHARACTERS));
     return {
@@ -165,15 +242,25 @@ function headlineRows(summaries: ExportSummaries, facts: OverviewFacts, voice: V
     { values: [fill(m.title, dates)], styles: [STYLES.title] },
     text(m.period, fill(m.periodValue, dates)),
     text(m.businessDate, facts.businessDateRule),
+    ...(facts.comparison === undefined
+      ? []
+      : [text(m.comparedWith, comparisonText(facts.comparison, voice))]),
     { values: [], styles: [] },
-    { values: [m.headline, m.value], styles: [STYLES.header, STYLES.header] },
+    changes === undefined
+      ? { values: [m.headline, m.value], styles: [STYLES.header, STYLES.header] }
+      : {
+          values: [m.headline, m.value, m.change],
+          styles: [STYLES.header, STYLES.header, STYLES.header],
+          // The change header wraps in its narrow column.
+          height: 2 * LINE_POINTS,
+        },
     figure(m.shifts, all.shifts, STYLES.count),
     figure(m.hours, all.durationSeconds / 3600, STYLES.hours),
-    figure(m.startMatchRate, startRate(all), STYLES.rate),
-    figure(m.finishMatchRate, ratio(all.finishMatched, all.finishChecked), STYLES.rate),
-    figure(m.bothMatchRate, ratio(all.bothMatched, all.bothChecked), STYLES.rate),
-    figure(m.shareWithoutLocation, ratio(all.noLocation, all.shifts), STYLES.rate),
-    figure(m.shareAutoFinished, ratio(all.autoFinished, all.shifts), STYLES.rate),
+    rate(m.startMatchRate, startRate(all), 'start_match_rate'),
+    rate(m.finishMatchRate, ratio(all.finishMatched, all.finishChecked), 'finish_match_rate'),
+    rate(m.bothMatchRate, ratio(all.bothMatched, all.bothChecked), 'both_match_rate'),
+    rate(m.shareWithoutLocation, ratio(all.noLocation, all.shifts), 'no_location_share'),
+    rate(m.shareAutoFinished, ratio(all.autoFinished, all.shifts), 'auto_finished_rate'),
     figure(m.rejectedRows, facts.counts.rejected, STYLES.count),
     text(m.rowsChanged, changesText(facts.changes, voice.language)),
     text(
@@ -195,6 +282,8 @@ interface DivisionRate {
   readonly id: number;
   readonly name: string;
   readonly rate: number;
+  /** The rate rounded as the manifest holds it: what a change is measured from. */
+  readonly rounded: number | null;
 }
 
 /** Divisions (or regions) with checked starts, lowest start-match rate first (then by name). */
@@ -206,7 +295,8 @@ function groupsByRate(summaries: ExportSummaries, chartBy: OverviewGroups = 'div
   return groups
     .flatMap((g) => {
       const rate = startRate(g.stats);
-      return rate === null ? [] : [{ id: g.id, name: g.name, rate }];
+      const rounded = roundedRatio(g.stats.startMatched, g.stats.startChecked, RATE_PLACES);
+      return rate === null ? [] : [{ id: g.id, name: g.name, rate, rounded }];
     })
     .sort((a, b) => a.rate - b.rate || a.name.localeCompare(b.name) || a.id - b.id);
 }
@@ -234,15 +324,27 @@ export function overviewLayout(
     styles: [STYLES.title],
   });
   const barHeader = rows.length + 1;
+  // Each group's change in column D, beside the chart's columns: the charts read A to C alone.
+  const before = facts.comparison?.kind === 'against' ? facts.comparison.groupStartRates : undefined;
+  const points: XlsxStyle = { numFmt: pointsFormat(m.pointsUnit) };
   rows.push({
-    values: [words.header, m.startMatchRate, m.threshold],
-    styles: [STYLES.header, STYLES.header, STYLES.header],
+    values: [words.header, m.startMatchRate, m.threshold, ...(before === undefined ? [] : [m.change])],
+    styles: [STYLES.header, STYLES.header, STYLES.header, ...(before === undefined ? [] : [STYLES.header])],
+    // The change header wraps in its narrow column.
+    ...(before === undefined ? {} : { height: 2 * LINE_POINTS }),
   });
   for (const d of divisions) {
-    rows.push({
-      values: [d.name, d.rate, facts.matchRateThreshold],
-      styles: [STYLES.label, STYLES.rate, STYLES.rate],
-    });
+    rows.push(
+      before === undefined
+        ? {
+            values: [d.name, d.rate, facts.matchRateThreshold],
+            styles: [STYLES.label, STYLES.rate, STYLES.rate],
+          }
+        : {
+            values: [d.name, d.rate, facts.matchRateThreshold, pointsBetween(d.rounded, before.get(d.id))],
+            styles: [STYLES.label, STYLES.rate, STYLES.rate, points],
+          },
+    );
   }
   if (divisions.length > 0) {
     const first = barHeader + 1;

@@ -226,6 +226,7 @@ export class ShiftsWorkbookWriter {
         businessDateRule: about.businessDateRule ?? messages.about.businessDateRule,
         counts: about.counts,
         changes: about.changes,
+        ...(about.comparison === undefined ? {} : { comparison: about.comparison }),
         matchRateThreshold: this.options.matchRateThreshold,
         ...(this.options.chartBy === undefined ? {} : { chartBy: this.options.chartBy }),
         language,
