@@ -11,16 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadExportConfig } from '../../src/config/export-config.js';
-import { loadS3Config } from '../../src/config/s3-config.js';
-import { loadWfmConfig, requireUpstream } from '../../src/config/wfm-config.js';
 import type { Period } from '../../src/domain/period.js';
-import { ConfiguredExport } from '../../src/export/configured-export.js';
 import type { ExportResult, ExportScope } from '../../src/export/run-export.js';
 import { textFormat } from '../../src/i18n/text-format.js';
-import { silentLogger } from '../../src/logger.js';
 import type { ManifestStatistics } from '../../src/render/manifest.js';
 import type { RunningSandbox } from 'wfm-sandbox';
+import { runConfiguredExport } from '../support/run-configured-export.js';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
 import { readWorkbook, rowValues, sheet } from '../render/xlsx/workbook-io.js';
 
@@ -41,20 +37,13 @@ afterAll(async () => {
   if (root !== undefined) rmSync(root, { recursive: true, force: true });
 });
 
-async function exportTo(dest: string, period: Period, scope: Omit<ExportScope, 'period' | 'formats'> = {}) {
+async function exportTo(
+  dest: string,
+  period: Period,
+  scope: Omit<ExportScope, 'period' | 'formats'> = {},
+): Promise<ExportResult> {
   const env = { EXPORT_DEST: dest, WFM_BASE_URL: sandbox.url, WFM_TOKEN: SANDBOX_READER_TOKEN };
-  const configured = await ConfiguredExport.open({
-    dest,
-    exportConfig: loadExportConfig(env),
-    wfm: requireUpstream(loadWfmConfig(env)),
-    s3Config: () => loadS3Config(env),
-    logger: silentLogger,
-  });
-  try {
-    return await configured.run({ period, formats: FORMATS, ...scope });
-  } finally {
-    await configured.close();
-  }
+  return (await runConfiguredExport(env, period, FORMATS, undefined, scope)).result;
 }
 
 async function overviewOf(path: string): Promise<ExcelJS.Worksheet> {
