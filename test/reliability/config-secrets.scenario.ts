@@ -22,7 +22,7 @@ const closedPorts = UNREACHABLE_SETTINGS;
 function commandFor(name: EnvName, dest: string): string[] {
   if (name === 'EXPORTS_FILE') return ['exports', 'check'];
   if (name.startsWith('S3_')) return ['run', ...DAY, '--dest', 's3://bucket-x/prefix', '--format', 'csv'];
-  if (/^(WFM|EXPORT|CSV|XLSX|LOG|NOTIFY)_/.test(name))
+  if (/^(WFM|EXPORT|CSV|XLSX|LOG|NOTIFY)_/.test(name) || name === 'REPORT_LANG')
     return ['run', ...DAY, '--dest', dest, '--format', 'csv'];
   if (/^(REDIS|QUEUE|WORKER|JOB|SHUTDOWN|NIGHTLY|LOOKBACK)_/.test(name)) return ['worker'];
   if (/^(API|DASHBOARD)_/.test(name)) return ['api'];
