@@ -1,7 +1,6 @@
 // The processor of `email` jobs on the queue `shift-export-notifications`: the e-mail of one
 // published export of a definition with `deliver.email`. It reads the published manifest (an export
-// of the period published since replaced this one: its own job sends its mail, this one sends
-// nothing), reads the divisions' managers from the upstream now (`to: division-managers`), and
+// of the period published since replaced this one: see whatToDeliver), reads the divisions' managers from the upstream now (`to: division-managers`), and
 // calls deliverExportMail with the sent-log in Redis, so an attempt after a send never repeats it.
 // Messages that failed for now (SMTP unreachable, 4xx) fail the attempt and BullMQ retries it with
 // the queue's backoff (NOTIFY_ATTEMPTS, NOTIFY_BACKOFF_MS); on the last attempt, or when the server
@@ -17,7 +16,7 @@ import { describeError } from '../src/errors.js';
 import type { Logger } from '../src/logger.js';
 import { deliverExportMail, type MailDeliveryReport } from '../src/notify/deliver-export-mail.js';
 import { openExportFiles } from '../src/notify/export-files.js';
-import { mailJobDataSchema } from '../src/notify/mail-job.js';
+import { mailJobDataSchema, type MailJobData } from '../src/notify/mail-job.js';
 import type { MailManifest } from '../src/notify/mail-message.js';
 import { divisionsOfExport } from '../src/notify/mail-plan.js';
 import { DIVISION_MANAGERS_TO, type MailDivision } from '../src/notify/mail-recipients.js';
@@ -63,6 +62,24 @@ async function managersOf(
   }
 }
 
+/**
+ * What a mail job delivers: its own export while that is the published one. When the published
+ * export directly replaced it, and the job knows its export job, the replacing one: either the same
+ * export job ran again (its worker died after queueing this mail, before BullMQ marked the job
+ * completed; the second run's mail was not queued again, this job being its mail), or another export
+ * replaced this one before its mail went. The sent-log's keys name the published export, so a second
+ * e-mail job delivering it sends nothing twice. Its `when: changed` is judged against an export
+ * nobody was mailed, so it counts as changed. Otherwise, undefined: a later export's own mail goes.
+ */
+export function whatToDeliver(
+  data: MailJobData,
+  manifest: MailManifest,
+): { readonly email: MailJobData['email']; readonly instead: boolean } | undefined {
+  if (manifest.export_id === data.export_id) return { email: data.email, instead: false };
+  if (data.export_run === undefined || manifest.previous?.export_id !== data.export_id) return undefined;
+  return { email: { ...data.email, when: 'always' }, instead: true };
+}
+
 export function createDeliverMailProcessor(deps: DeliverMailDeps): (job: Job) => Promise<DeliverMailResult> {
   const now = deps.now ?? (() => new Date());
   return async (job) => {
@@ -92,13 +109,19 @@ export function createDeliverMailProcessor(deps: DeliverMailDeps): (job: Job) =>
     try {
       const text = await files.readManifest();
       const manifest: MailManifest | undefined = text === undefined ? undefined : parseManifest(text);
-      if (manifest?.export_id !== data.export_id) {
+      const delivery = manifest === undefined ? undefined : whatToDeliver(data, manifest);
+      if (manifest === undefined || delivery === undefined) {
         log.info(
           { published: manifest?.export_id ?? null },
           'delivery e-mail not sent: a later export of the period replaced this one (its own e-mail goes)',
         );
         return { skipped: 'replaced' };
       }
+      if (delivery.instead)
+        log.info(
+          { published: manifest.export_id },
+          'the export of this e-mail was replaced before it went: the e-mail delivers the export that replaced it',
+        );
       let divisions: MailDivision[] = [];
       if (data.email.to === DIVISION_MANAGERS_TO) {
         if (deps.wfm === undefined)
@@ -109,7 +132,7 @@ export function createDeliverMailProcessor(deps: DeliverMailDeps): (job: Job) =>
       }
       report = await deliverExportMail({
         definition: data.definition,
-        email: data.email,
+        email: delivery.email,
         manifest,
         divisions,
         files,
@@ -134,7 +157,7 @@ export function createDeliverMailProcessor(deps: DeliverMailDeps): (job: Job) =>
     }).catch((error: unknown) =>
       log.warn({ reason: describeError(error) }, 'could not record e-mail metrics'),
     );
-    await writeMailDeliveryRecord(deps.redis, deps.prefix, data.export_id, {
+    await writeMailDeliveryRecord(deps.redis, deps.prefix, report.export_id, {
       definition: data.definition,
       state: report.pending > 0 ? (last ? 'failed' : 'pending') : notSent.length > 0 ? 'failed' : 'sent',
       at: now().toISOString(),

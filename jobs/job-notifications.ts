@@ -12,6 +12,7 @@ import { describeError, isShiftExportError } from '../src/errors.js';
 import type { Logger } from '../src/logger.js';
 import { isLocalDestination } from '../src/notify/file-links.js';
 import { queueExportMail } from '../src/notify/mail-job.js';
+import { exportRunOf } from '../src/queue/export-run.js';
 import type { MailSettings } from '../src/notify/mail-recipients.js';
 import type { QueuedNotifier } from '../src/notify/notification-queue.js';
 import {
@@ -86,6 +87,7 @@ export function jobNotifications(deps: JobNotificationsDeps): JobNotifications {
               definition: mail.definition,
               email: mail.email,
               exportId: result.export_id,
+              exportRun: exportRunOf(job),
               period: result.period,
               dest,
               location: result.location,

@@ -1,8 +1,12 @@
 // The e-mail of a published export as a job of the notification queue (`shift-export-notifications`,
 // job name `email`): which definition, its `deliver.email` settings as they were when the export
 // ran, and where the export is. The job holds no address of a manager (they are read from the
-// upstream when it runs) and no credential. Its id is the definition's and the export's, so the same
-// export handed over twice (a retried hook) is one job.
+// upstream when it runs) and no credential. Its id is the definition's and the export job's run
+// (queue/export-run.ts: the same for every attempt of one run), so the same export handed over
+// twice (a retried hook) is one job, and so is an export job taken over after its worker died
+// between queueing this mail and BullMQ marking the job completed: the attempt that takes it over
+// publishes under a new export id, its mail adds nothing, and this job delivers what is published
+// (jobs/deliver-mail.ts). A re-run asked for (`--force`, the nightly re-export) is a new run.
 
 import type { Queue } from 'bullmq';
 import { z } from 'zod';
@@ -29,6 +33,8 @@ export const mailJobDataSchema = z.strictObject({
     lang: z.enum(REPORT_LANGUAGES).default(DEFAULT_REPORT_LANGUAGE),
   }),
   export_id: z.string().min(1).max(256),
+  /** The export job's run (queue/export-run.ts); absent in jobs queued by workers of 0.2.0 and before. */
+  export_run: z.string().min(1).max(256).optional(),
   period: z.strictObject({ from: day, to: day }),
   /** The export's destination root. */
   dest: z.string().min(1).max(1024),
@@ -38,8 +44,11 @@ export const mailJobDataSchema = z.strictObject({
 
 export type MailJobData = z.infer<typeof mailJobDataSchema>;
 
-export function mailJobId(definition: string, exportId: string): string {
-  return `email.${idPart(definition)}.${idPart(exportId)}`;
+/** The id of the e-mail job: by the export job's run when the export ran as one, else by the export. */
+export function mailJobId(data: Pick<MailJobData, 'definition' | 'export_id' | 'export_run'>): string {
+  return data.export_run === undefined
+    ? `email.${idPart(data.definition)}.${idPart(data.export_id)}`
+    : `email.${idPart(data.definition)}.run.${idPart(data.export_run)}`;
 }
 
 /** What the export job knows when it completed: enough to queue its e-mail. */
@@ -47,6 +56,8 @@ export interface PublishedForMail {
   readonly definition: string;
   readonly email: MailSettings;
   readonly exportId: string;
+  /** The export job's run (queue/export-run.ts), when the export ran as a job. */
+  readonly exportRun?: string | undefined;
   readonly period: { readonly from: string; readonly to: string };
   readonly dest: string;
   readonly location: string;
@@ -63,6 +74,7 @@ export function mailJobData(published: PublishedForMail): MailJobData {
       lang: published.email.lang,
     },
     export_id: published.exportId,
+    ...(published.exportRun === undefined ? {} : { export_run: published.exportRun }),
     period: { from: published.period.from, to: published.period.to },
     dest: published.dest,
     location: published.location,
@@ -76,7 +88,7 @@ export async function queueExportMail(
   logger: Logger,
 ): Promise<void> {
   const data = mailJobData(published);
-  const add = queue.add(MAIL_JOB_NAME, data, { jobId: mailJobId(data.definition, data.export_id) }).then(
+  const add = queue.add(MAIL_JOB_NAME, data, { jobId: mailJobId(data) }).then(
     () => logger.info({ definition: data.definition, exportId: data.export_id }, 'delivery e-mail queued'),
     (error: unknown) =>
       logger.error(

@@ -43,6 +43,8 @@ export interface MailManifest {
   readonly division_rates?: readonly ManifestDivisionRate[] | undefined;
   readonly lowest_shops?: readonly ManifestShopRate[] | undefined;
   readonly match_rate_threshold?: number | undefined;
+  /** The export of the same period this one replaced, when there was one. */
+  readonly previous?: { readonly export_id: string } | undefined;
   readonly changes?:
     { readonly added: number; readonly removed: number; readonly changed: number } | null | undefined;
 }

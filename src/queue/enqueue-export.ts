@@ -2,7 +2,8 @@
 // waiting, delayed or running is one job; a completed one is re-run only when asked (`force`, or,
 // for the nightly re-exports, when it finished before the nightly run began); a failed one is run
 // again whenever it is asked for again. Re-running reuses the job id (job.retry), so ids stay
-// stable and a concurrent duplicate request finds the re-queued job instead of adding another.
+// stable and a concurrent duplicate request finds the re-queued job instead of adding another; the
+// re-queued job's data says when (`rerun`), so its run has a name of its own (export-run.ts).
 
 import type { FlowProducer, Job, JobState, Queue } from 'bullmq';
 import type { QueueConfig } from '../config/queue-config.js';
@@ -67,6 +68,8 @@ export async function enqueueExport(
     const state = await existing.getState();
     if (!shouldRerun(existing, state, options)) return { jobId, created: false, state };
     try {
+      // A new run of the job (export-run.ts): what it does once, it does again.
+      await existing.updateData({ ...(existing.data as ExportJobData), rerun: uniqueTimestamp() });
       await existing.retry(state === 'failed' ? 'failed' : 'completed', {
         resetAttemptsMade: true,
         resetAttemptsStarted: true,

@@ -34,7 +34,11 @@ const periodJobDataSchema = z.strictObject({
  * loaded definitions when the job runs (absent, as in every job queued before definitions existed:
  * an export of everything, delivered as NOTIFY_* says).
  */
-export const exportJobDataSchema = periodJobDataSchema.extend({ export: definitionName.optional() });
+export const exportJobDataSchema = periodJobDataSchema.extend({
+  export: definitionName.optional(),
+  /** When the job was last queued again (export-run.ts); absent until it is re-run. */
+  rerun: z.number().int().positive().optional(),
+});
 
 export type ExportJobData = z.infer<typeof exportJobDataSchema>;
 

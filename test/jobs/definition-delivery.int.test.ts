@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { definitionExports, requireDefinition } from '../../src/definitions/definition-exports.js';
 import { requireExportDefinitions } from '../../src/definitions/load-export-definitions.js';
 import { mailJobId } from '../../src/notify/mail-job.js';
+import { exportRunOf } from '../../src/queue/export-run.js';
 import { openNotificationQueue } from '../../src/notify/notification-queue.js';
 import { enqueueExport } from '../../src/queue/enqueue-export.js';
 import { exportJobData } from '../../src/queue/export-job-data.js';
@@ -105,7 +106,7 @@ async function open(file: string, env: Record<string, string> = {}): Promise<Har
 }
 
 /** Queues the export of DAY as `enqueue --export NAME` would (its formats, dest and name), and waits. */
-function exportOf(h: Harness, name: string, rerun = false): Promise<ExportJobResult> {
+function exportOf(h: Harness, name: string, rerun = false): Promise<JobExport> {
   return exportPeriodOf(h, name, { from: DAY, to: DAY }, rerun);
 }
 
@@ -115,7 +116,7 @@ async function exportPeriodOf(
   name: string,
   period: { readonly from: string; readonly to: string },
   rerun = false,
-): Promise<ExportJobResult> {
+): Promise<JobExport> {
   const set = await requireExportDefinitions({ schedule: h.schedule, exportConfig: h.exportConfig });
   const [planned] = definitionExports(requireDefinition(set, name), [period]);
   if (planned === undefined) throw new Error('no export planned');
@@ -125,19 +126,19 @@ async function exportPeriodOf(
   if (outcome.state !== 'completed') throw new Error(`the export failed: ${outcome.reason}`);
   const result = readExportJobResult(outcome.returnValue);
   if (result === undefined) throw new Error('not an export result');
-  return result;
+  const job = await h.producer.queue.getJob(jobId);
+  if (job === undefined) throw new Error(`no export job ${jobId}`);
+  return { ...result, run: exportRunOf(job) };
 }
 
+/** An export job's result, with the job's run (the e-mail job is named after it). */
+type JobExport = ExportJobResult & { readonly run: string };
+
 /** The e-mail job of `result`'s export of `definition`, once finished. */
-async function mailJob(
-  h: Harness,
-  definition: string,
-  result: ExportJobResult,
-  worker: Worker,
-): Promise<Job> {
+async function mailJob(h: Harness, definition: string, result: JobExport, worker: Worker): Promise<Job> {
   const queue = openNotificationQueue(h.producer.connection, { prefix: h.prefix, attempts: 1, backoffMs: 0 });
   try {
-    const id = mailJobId(definition, result.export_id);
+    const id = mailJobId({ definition, export_id: result.export_id, export_run: result.run });
     const done = new Promise<void>((resolve) => {
       worker.on('completed', (job) => job.id === id && resolve());
       worker.on('failed', (job) => job?.id === id && job.finishedOn !== undefined && resolve());

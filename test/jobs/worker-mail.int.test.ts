@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Job, Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mailJobId } from '../../src/notify/mail-job.js';
+import { exportRunOf } from '../../src/queue/export-run.js';
 import { openNotificationQueue } from '../../src/notify/notification-queue.js';
 import { enqueueExport } from '../../src/queue/enqueue-export.js';
 import { exportJobData } from '../../src/queue/export-job-data.js';
@@ -80,20 +81,25 @@ async function open(smtpPort: number, attempts: number): Promise<Harness> {
   return harness;
 }
 
-async function exportOnce(h: Harness): Promise<ExportJobResult> {
+/** An export job's result, with the job's run (the e-mail job is named after it). */
+type JobExport = ExportJobResult & { readonly run: string };
+
+async function exportOnce(h: Harness): Promise<JobExport> {
   const { jobId } = await enqueueExport(h.producer.queue, exportJobData(DAY, DAY, ['csv']));
   const outcome = await waitForJob(h.producer.queue, await h.events(), jobId, () => undefined);
   if (outcome.state !== 'completed') throw new Error(`the export failed: ${outcome.reason}`);
   const result = readExportJobResult(outcome.returnValue);
   if (result === undefined) throw new Error('not an export result');
-  return result;
+  const job = await h.producer.queue.getJob(jobId);
+  if (job === undefined) throw new Error(`no export job ${jobId}`);
+  return { ...result, run: exportRunOf(job) };
 }
 
 /** The e-mail job of `result`, once it finished (completed or failed for good). */
-async function finishedMailJob(h: Harness, result: ExportJobResult, worker: Worker) {
+async function finishedMailJob(h: Harness, result: JobExport, worker: Worker) {
   const queue = openNotificationQueue(h.producer.connection, { prefix: h.prefix, attempts: 1, backoffMs: 0 });
   try {
-    const id = mailJobId(DEFINITION, result.export_id);
+    const id = mailJobId({ definition: DEFINITION, export_id: result.export_id, export_run: result.run });
     const done = new Promise<void>((resolve) => {
       worker.on('completed', (job) => job.id === id && resolve());
       worker.on('failed', (job) => job?.id === id && job.finishedOn !== undefined && resolve());

@@ -4,11 +4,13 @@
 
 import { readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Job } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseManifest, renderManifest } from '../../src/render/manifest.js';
 import type { RunningSandbox } from 'wfm-sandbox';
 import { enqueueExport } from '../../src/queue/enqueue-export.js';
 import { exportJobData } from '../../src/queue/export-job-data.js';
+import { exportRunOf } from '../../src/queue/export-run.js';
 import { readExportMetrics } from '../../src/queue/export-metrics.js';
 import { readExportJobResult, type ExportJobResult } from '../../src/queue/export-job-result.js';
 import { JOB_NAMES } from '../../src/queue/queue-names.js';
@@ -93,8 +95,16 @@ describe('export job', () => {
       state: 'completed',
     });
 
+    const jobOf = async (): Promise<Job> => {
+      const job = await h.producer.queue.getJob(first.jobId);
+      if (job === undefined) throw new Error(`no job ${first.jobId}`);
+      return job;
+    };
+    const run1 = exportRunOf(await jobOf());
     const forced = await enqueueExport(h.producer.queue, data, { force: true });
     expect(forced).toMatchObject({ jobId: first.jobId, created: true });
+    // The same job, queued again: a run of its own (its e-mail is sent again).
+    expect(exportRunOf(await jobOf())).not.toBe(run1);
     const r2 = result(await finish(h, first.jobId));
     expect(r2.export_id).not.toBe(r1.export_id);
     // Same upstream data: the re-export finds every row as it was.

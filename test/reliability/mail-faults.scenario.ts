@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Job, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { mailJobId } from '../../src/notify/mail-job.js';
+import { exportRunOf } from '../../src/queue/export-run.js';
 import { openNotificationQueue } from '../../src/notify/notification-queue.js';
 import { enqueueExport } from '../../src/queue/enqueue-export.js';
 import { exportJobData } from '../../src/queue/export-job-data.js';
@@ -19,6 +20,7 @@ import { waitForJob } from '../../src/queue/wait-for-job.js';
 import type { RunningSandbox } from 'wfm-sandbox';
 import { QUICK_TAKEOVER_ENV, startHarness, type Harness } from '../queue/support/queue-harness.js';
 import { freePort, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { startRedisHoldProxy } from '../support/redis-hold-proxy.js';
 import { startSmtpReceiver } from '../support/smtp-receiver.js';
 import { evidenceFolder, keepText, WFM_SECRET_TOKEN } from './support/evidence.js';
 import { openQueueWorld } from './support/queue-world.js';
@@ -58,17 +60,22 @@ async function world(smtpPort: number, to: string[]): Promise<Harness> {
   });
 }
 
-async function exportOnce(h: Harness): Promise<ExportJobResult> {
+/** An export job's result, with the job's run (the e-mail job is named after it). */
+type JobExport = ExportJobResult & { readonly run: string };
+
+async function exportOnce(h: Harness): Promise<JobExport> {
   const { jobId } = await enqueueExport(h.producer.queue, exportJobData(DAY, DAY, ['csv']));
   const outcome = await waitForJob(h.producer.queue, await h.events(), jobId, () => undefined);
   if (outcome.state !== 'completed') throw new Error(`the export failed: ${outcome.reason}`);
   const result = readExportJobResult(outcome.returnValue);
   if (result === undefined) throw new Error('not an export result');
-  return result;
+  const job = await h.producer.queue.getJob(jobId);
+  if (job === undefined) throw new Error(`no export job ${jobId}`);
+  return { ...result, run: exportRunOf(job) };
 }
 
-async function mailJobDone(h: Harness, worker: Worker, result: ExportJobResult): Promise<Job> {
-  const id = mailJobId(DEFINITION, result.export_id);
+async function mailJobDone(h: Harness, worker: Worker, result: JobExport): Promise<Job> {
+  const id = mailJobId({ definition: DEFINITION, export_id: result.export_id, export_run: result.run });
   const done = new Promise<void>((resolve) => {
     worker.on('completed', (job) => job.id === id && resolve());
     worker.on('failed', (job) => job?.id === id && job.finishedOn !== undefined && resolve());
@@ -233,5 +240,116 @@ describe('e-mail faults', () => {
         await smtp?.close();
       }
     });
+  });
+  it('a worker killed after queueing the mail, before its export job was completed', async () => {
+    const file = join(evidenceFolder('mail-requeued'), 'exports.yaml');
+    writeFileSync(
+      file,
+      [
+        'exports:',
+        `  - name: ${DEFINITION}`,
+        '    period: yesterday',
+        '    formats: [csv]',
+        '    deliver:',
+        '      email: { to: [hq@example.com], attach: [csv], when: changed }',
+        '',
+      ].join('\n'),
+    );
+    await scenario(
+      GROUP,
+      'a worker killed after queueing the mail, before its export job was completed',
+      async () => {
+        // The first worker reaches Redis through a proxy that holds back the command carrying the
+        // export's result (BullMQ's move to completed): it has published and queued the mail, and is
+        // killed there. The second worker runs the export job again, which publishes under a new id.
+        const port = await freePort();
+        const world = await openQueueWorld('mail-requeued', redis.url, sandbox, {
+          EXPORTS_FILE: file,
+          SMTP_URL: `smtp://127.0.0.1:${port}`,
+          SMTP_FROM: 'reports@example.com',
+          NOTIFY_BACKOFF_MS: '200',
+          NOTIFY_ATTEMPTS: '30',
+          ...QUICK_TAKEOVER_ENV,
+        });
+        const proxy = await startRedisHoldProxy(redis.url, '"manifest_location"');
+        let smtp: Awaited<ReturnType<typeof startSmtpReceiver>> | undefined;
+        const notifications = openNotificationQueue(world.harness.producer.connection, {
+          prefix: world.harness.prefix,
+          attempts: 1,
+          backoffMs: 0,
+        });
+        try {
+          const { queue } = world.harness.producer;
+          const events = await world.events();
+          const data = exportJobData(DAY, DAY, ['csv'], join(world.dest, DEFINITION), DEFINITION);
+          const { jobId } = await enqueueExport(queue, data);
+          const first = world.worker({ REDIS_URL: proxy.url });
+          await proxy.held;
+          first.child.kill('SIGKILL');
+          await first.exited;
+          const queued = await notifications.getJobs(['waiting', 'delayed', 'prioritized', 'active']);
+          const firstExportId = (queued[0]?.data as { export_id?: string } | undefined)?.export_id;
+          if (queued.length !== 1 || firstExportId === undefined)
+            throw new Error(
+              `${queued.length} e-mail jobs queued before the kill, not 1 (${JSON.stringify(await notifications.getJobCounts())}); the worker logged: ${[
+                ...first.stderr().matchAll(/"msg":"([^"]*)"/g),
+              ]
+                .map((m) => m[1])
+                .join('; ')}`,
+            );
+          if ((await queue.getJob(jobId))?.finishedOn !== undefined)
+            throw new Error('the export job was completed before the kill');
+
+          smtp = await startSmtpReceiver(port);
+          const second = world.worker();
+          const outcome = await waitForJob(queue, events, jobId);
+          if (outcome.state !== 'completed') throw new Error(`the export failed: ${outcome.reason}`);
+          const rerun = readExportJobResult(outcome.returnValue);
+          if (rerun === undefined || rerun.export_id === firstExportId)
+            throw new Error('the export job was not run again under a new export id');
+          // Every e-mail job queued for the period has ended (sent, or found the export replaced).
+          const until = Date.now() + 60_000;
+          for (;;) {
+            const open = await notifications.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+            const ended = await notifications.getJobCounts('completed', 'failed');
+            if (
+              Object.values(open).every((n) => n === 0) &&
+              (ended['completed'] ?? 0) + (ended['failed'] ?? 0) > 0
+            )
+              break;
+            if (second.child.exitCode !== null) throw new Error(`worker exited: ${second.stderr().trim()}`);
+            if (Date.now() > until) throw new Error(`e-mail jobs still open: ${JSON.stringify(open)}`);
+            await new Promise((r) => setTimeout(r, 50));
+          }
+          const ended = await notifications.getJobCounts('completed', 'failed');
+          if ((ended['failed'] ?? 0) !== 0) throw new Error(`${ended['failed']} e-mail jobs failed`);
+          // The second run's mail is this one: were it a job of its own, which of the two went first
+          // would decide between one mail and two.
+          if (ended['completed'] !== 1)
+            throw new Error(`${ended['completed']} e-mail jobs for one export job, not 1`);
+          const to = smtp.messages.flatMap((m) => m.envelopeTo);
+          if (to.join(',') !== 'hq@example.com')
+            throw new Error(
+              `${smtp.messages.length} mails arrived (to ${to.join(',')}), not 1 to hq@example.com`,
+            );
+          const [done] = await notifications.getJobs(['completed']);
+          const sentFor = (done?.returnvalue as { export_id?: string } | undefined)?.export_id;
+          const which =
+            sentFor === rerun.export_id
+              ? 'the second run'
+              : sentFor === firstExportId
+                ? 'the first run'
+                : 'neither run';
+          return {
+            outcome: `killed before the export job was completed, its mail queued; the job ran again under a new export id; one e-mail job, one mail arrived, for ${which}'s export`,
+          };
+        } finally {
+          await notifications.close();
+          await world.finish();
+          await proxy.close();
+          await smtp?.close();
+        }
+      },
+    );
   });
 });
