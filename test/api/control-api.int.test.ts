@@ -352,7 +352,7 @@ describe('exports', () => {
     const r = await call('/metrics');
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/^text\/plain/);
-    expect(r.text).toMatch(/^shift_export_runs\{state="completed"\} 1$/m);
+    expect(r.text).toMatch(/^shift_export_jobs\{state="completed"\} 1$/m);
     expect(r.text).toMatch(/^shift_export_exports_completed_total 1$/m);
     expect(r.text).toMatch(/^shift_export_rows_exported_total [1-9]\d*$/m);
     expect(r.text).toMatch(/^shift_export_rows_rejected_total \d+$/m);

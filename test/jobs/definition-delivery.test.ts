@@ -14,7 +14,7 @@ function set(...definitions: ExportDefinition[]): ExportDefinitions {
   return { source: { kind: 'file', file: 'exports.yaml' }, definitions };
 }
 
-const exportRun = (data: Record<string, unknown>) => ({ name: JOB_NAMES.exportPeriod, data });
+const exportJob = (data: Record<string, unknown>) => ({ name: JOB_NAMES.exportPeriod, data });
 const day = { from: '2024-03-30', to: '2024-03-30', formats: ['csv'] };
 
 describe('definitionDelivery', () => {
@@ -24,7 +24,7 @@ describe('definitionDelivery', () => {
       definition('hq', { email: fixed, webhooks: ['https://hooks.example.com/a'] }),
     );
     const delivery = definitionDelivery(() => current);
-    expect(delivery.mailSettingsOf(exportRun({ ...day, export: 'weekly' }))).toEqual({
+    expect(delivery.mailSettingsOf(exportJob({ ...day, export: 'weekly' }))).toEqual({
       definition: 'weekly',
       email: managers,
     });
@@ -32,17 +32,17 @@ describe('definitionDelivery', () => {
     expect(delivery.allWebhooks()).toEqual(['https://hooks.example.com/a']);
     // A SIGHUP replaced the file: the job's definition is read again, and one no longer there sends nothing.
     current = set(definition('hq', { email: undefined, webhooks: [] }));
-    expect(delivery.mailSettingsOf(exportRun({ ...day, export: 'weekly' }))).toBeUndefined();
-    expect(delivery.mailSettingsOf(exportRun({ ...day, export: 'hq' }))).toBeUndefined();
+    expect(delivery.mailSettingsOf(exportJob({ ...day, export: 'weekly' }))).toBeUndefined();
+    expect(delivery.mailSettingsOf(exportJob({ ...day, export: 'hq' }))).toBeUndefined();
     expect(delivery.webhooksOf('hq')).toEqual([]);
     expect(delivery.allWebhooks()).toEqual([]);
   });
 
   it('names no definition for a job of none, another kind of job, or data that does not parse', () => {
-    expect(definitionNameOf(exportRun(day))).toBeUndefined();
+    expect(definitionNameOf(exportJob(day))).toBeUndefined();
     expect(definitionNameOf({ name: JOB_NAMES.backfill, data: { ...day, export: 'hq' } })).toBeUndefined();
-    expect(definitionNameOf(exportRun({ ...day, export: 'hq', token: 'x' }))).toBeUndefined();
-    expect(definitionNameOf(exportRun({ ...day, export: 'hq' }))).toBe('hq');
+    expect(definitionNameOf(exportJob({ ...day, export: 'hq', token: 'x' }))).toBeUndefined();
+    expect(definitionNameOf(exportJob({ ...day, export: 'hq' }))).toBe('hq');
     expect(definitionDelivery(() => set()).webhooksOf(undefined)).toEqual([]);
   });
 });
