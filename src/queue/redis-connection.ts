@@ -13,10 +13,11 @@
 // Sentinel client asks the Sentinels for the new primary.
 
 import type { ConnectionOptions as TlsOptions } from 'node:tls';
-import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { Redis, type Cluster, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { ShiftExportError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { RedisTarget } from '../config/redis-target.js';
+import { SlotsFollowingCluster } from './slots-following-cluster.js';
 
 /** A connection to the queue's Redis: one server (single or via Sentinel) or a whole cluster. */
 export type RedisClient = Redis | Cluster;
@@ -49,6 +50,9 @@ function errorText(error: unknown): string {
   return String(error);
 }
 
+/** Slots move on a failover: a cluster client looks them up again this often (ioredis: 5 s). */
+const CLUSTER_SLOTS_REFRESH_MS = 2000;
+
 /** Reconnection delay: quick at first, then every 2 s, for as long as the process runs. */
 function backoffMs(times: number): number {
   return Math.min(100 * 2 ** Math.min(times, 5), 2000);
@@ -79,16 +83,15 @@ function createClient(target: RedisTarget, options: RedisConnectOptions, hooks: 
       lazyConnect: true,
       enableOfflineQueue: options.role === 'worker',
       clusterRetryStrategy: (times) => hooks.retry(times),
-      // Slots move on a failover: look again soon instead of every 5 s (the default).
-      slotsRefreshInterval: 2000,
       redisOptions: { ...common, ...(tls === undefined ? {} : { tls }) },
       // With TLS keep the host names the cluster announces, so certificates are checked against
       // them rather than against addresses they were resolved to.
       ...(tls === undefined ? {} : { dnsLookup: (address, callback) => callback(null, address) }),
     };
-    return new Cluster(
+    return new SlotsFollowingCluster(
       target.nodes.map((n) => ({ host: n.host, port: n.port })),
       clusterOptions,
+      CLUSTER_SLOTS_REFRESH_MS,
     );
   }
   const single: RedisOptions = {

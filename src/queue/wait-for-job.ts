@@ -1,8 +1,13 @@
 // Waits for a job to finish, reporting its progress events on the way: what `enqueue --wait` and
 // `backfill --wait` do. Built on QueueEvents and job.waitUntilFinished, which also covers a job
-// that finished before we started listening. A job that disappears from Redis while we wait (a
-// failover loses the newest writes: replication is asynchronous) sends no event ever again, so the
-// job is also looked up now and then, and a job missing twice in a row ends the wait.
+// that finished before we started listening. The events are how a wait usually ends, but not the
+// only way: the job is also looked up now and then, and
+// - a job found finished ends the wait with that outcome, whether or not its event was heard. An
+//   event can fail to arrive: the events connection (its own connection, blocking on the stream)
+//   may be stuck after a failover or a network fault while the job completes on the new primary,
+//   and nothing else would ever end the wait.
+// - a job missing twice in a row ends the wait with JobLostError: a failover loses the newest
+//   writes (replication is asynchronous), and a job that is gone sends no event ever again.
 
 import type { Queue, QueueEvents } from 'bullmq';
 import { ShiftExportError } from '../errors.js';
@@ -12,8 +17,8 @@ export type JobOutcome =
   | { readonly state: 'completed'; readonly returnValue: unknown }
   | { readonly state: 'failed'; readonly reason: string };
 
-/** How often a waiting command checks that its job still exists (default). */
-export const JOB_PRESENCE_CHECK_MS = 5000;
+/** How often a waiting command looks its job up (default). */
+export const JOB_CHECK_MS = 5000;
 
 /** The job we wait for is gone from Redis. Retryable: asking again queues it again. */
 export class JobLostError extends ShiftExportError {
@@ -27,14 +32,17 @@ export class JobLostError extends ShiftExportError {
   }
 }
 
-/** Resolves with how the job ended; rejects with JobLostError when it vanishes meanwhile. */
+/**
+ * Resolves with how the job ended, heard as an event or found on a look-up, whichever comes first;
+ * rejects with JobLostError when the job vanishes meanwhile.
+ */
 export async function waitForJob(
   queue: Queue,
   events: QueueEvents,
   jobId: string,
   onProgress: (progress: JobProgressView) => void = () => undefined,
-  /** How often to check that the job still exists. */
-  presenceCheckMs: number = JOB_PRESENCE_CHECK_MS,
+  /** How often to look the job up. */
+  checkMs: number = JOB_CHECK_MS,
 ): Promise<JobOutcome> {
   const job = await queue.getJob(jobId);
   if (job === undefined) return { state: 'failed', reason: `job ${jobId} does not exist (removed?)` };
@@ -44,7 +52,7 @@ export async function waitForJob(
     if (parsed.success) onProgress(parsed.data);
   };
   events.on('progress', listener);
-  const presence = watchPresence(queue, jobId, presenceCheckMs);
+  const lookups = watchJob(queue, jobId, checkMs);
   try {
     const finished = job.waitUntilFinished(events).then(
       (returnValue: unknown): JobOutcome => ({ state: 'completed', returnValue }),
@@ -53,33 +61,36 @@ export async function waitForJob(
         reason: error instanceof Error ? error.message : String(error),
       }),
     );
-    return await Promise.race([finished, presence.lost]);
+    return await Promise.race([finished, lookups.outcome]);
   } finally {
-    presence.stop();
+    lookups.stop();
     events.off('progress', listener);
   }
 }
 
 /**
- * Looks the job up every `intervalMs`; `lost` rejects once it was missing twice in a row (once
- * could be a job that just finished and was removed while its event is on the way). A lookup that
- * fails (Redis away) proves nothing: the caller's outage watch covers that.
+ * Looks the job up every `intervalMs`: `outcome` resolves once it is found completed or failed,
+ * and rejects once it was missing twice in a row (once could be a job that just finished and was
+ * removed while its event is on the way). A look-up that fails (Redis away) proves nothing: the
+ * caller's outage watch covers that.
  */
-function watchPresence(
+function watchJob(
   queue: Queue,
   jobId: string,
   intervalMs: number,
-): { readonly lost: Promise<never>; stop(): void } {
+): { readonly outcome: Promise<JobOutcome>; stop(): void } {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let misses = 0;
-  const lost = new Promise<never>((_, reject) => {
+  const outcome = new Promise<JobOutcome>((resolve, reject) => {
     const check = async (): Promise<void> => {
-      const job = await queue.getJob(jobId).catch(() => null);
+      const found = await lookUp(queue, jobId).catch(() => 'unanswered' as const);
       if (stopped) return;
-      misses = job === undefined ? misses + 1 : 0;
+      if (found === 'unanswered') return schedule();
+      misses = found === 'missing' ? misses + 1 : 0;
       if (misses >= 2) reject(new JobLostError(jobId));
-      else schedule();
+      else if (found === 'missing' || found === 'unfinished') schedule();
+      else resolve(found);
     };
     // A watchdog keeps nothing alive: when the caller stops waiting another way (Redis lost, the
     // command ends) while this wait is still pending, the process must still be able to exit.
@@ -90,12 +101,26 @@ function watchPresence(
     schedule();
   });
   // Nobody may be listening when the wait ends another way.
-  lost.catch(() => undefined);
+  outcome.catch(() => undefined);
   return {
-    lost,
+    outcome,
     stop() {
       stopped = true;
       clearTimeout(timer);
     },
   };
+}
+
+/** Where the job is now: finished (with its outcome), still to finish, or gone. */
+async function lookUp(queue: Queue, jobId: string): Promise<JobOutcome | 'unfinished' | 'missing'> {
+  // The state first: once it says finished, the job's hash holds the return value or the reason
+  // (BullMQ writes them in one script with the move).
+  const state = await queue.getJobState(jobId);
+  if (state === 'unknown') return 'missing';
+  if (state !== 'completed' && state !== 'failed') return 'unfinished';
+  const job = await queue.getJob(jobId);
+  if (job === undefined) return 'missing';
+  return state === 'completed'
+    ? { state: 'completed', returnValue: job.returnvalue }
+    : { state: 'failed', reason: job.failedReason };
 }

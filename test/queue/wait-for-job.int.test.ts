@@ -1,13 +1,17 @@
 // Waiting for a job against a real redis-server, with no worker: a job that vanishes from Redis
 // while we wait (what a failover to a replica that missed the newest writes does) ends the wait
 // with JOB_LOST instead of waiting for an event that never comes; a job that is still there keeps
-// the wait going. Events written from the moment the events are opened are never missed, even
-// before their connection has started reading (a job that completes in that window).
+// the wait going. A job that finishes while its events are not heard (an events connection stuck
+// after a failover) ends the wait all the same, with its outcome. Events written from the moment
+// the events are opened are never missed, even before their connection has started reading (a job
+// that completes in that window).
 
 import { once } from 'node:events';
+import { QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueExport } from '../../src/queue/enqueue-export.js';
 import { exportJobData } from '../../src/queue/export-job-data.js';
+import { EXPORT_QUEUE_NAME } from '../../src/queue/queue-names.js';
 import { JobLostError, waitForJob } from '../../src/queue/wait-for-job.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startHarness, type Harness } from './support/queue-harness.js';
@@ -33,16 +37,16 @@ describe('waitForJob', () => {
     harness = await startHarness({ redisUrl: redis.url, sandboxUrl: 'http://127.0.0.1:1' });
     const { queue } = harness.producer;
     const { jobId } = await enqueueExport(queue, exportJobData('2024-03-30', '2024-03-30', ['csv']));
-    let presenceChecks = 0;
-    const getJob = queue.getJob.bind(queue);
-    queue.getJob = (id: string) => {
-      presenceChecks++;
-      return getJob(id);
+    let lookups = 0;
+    const getJobState = queue.getJobState.bind(queue);
+    queue.getJobState = (id: string) => {
+      lookups++;
+      return getJobState(id);
     };
     const waiting = waitForJob(queue, await harness.events(), jobId, undefined, 50);
-    // Still there: the wait goes on through several checks.
-    while (presenceChecks < 4) await new Promise((resolve) => setImmediate(resolve));
-    await (await getJob(jobId))!.remove();
+    // Still there: the wait goes on through several look-ups.
+    while (lookups < 4) await new Promise((resolve) => setImmediate(resolve));
+    await (await queue.getJob(jobId))!.remove();
 
     const error = await waiting.then(
       () => undefined,
@@ -51,6 +55,69 @@ describe('waitForJob', () => {
     expect(error).toBeInstanceOf(JobLostError);
     expect(error).toMatchObject({ code: 'JOB_LOST', retryable: true });
     expect((error as Error).message).toContain(jobId);
+  });
+
+  describe('when the job finishes and its event is never heard', () => {
+    /** Events on a connection that is up but reads nothing: what a stuck events connection hears. */
+    const deafEvents = (h: Harness): QueueEvents =>
+      new QueueEvents(EXPORT_QUEUE_NAME, {
+        connection: { url: redis.url },
+        prefix: h.prefix,
+        autorun: false,
+      });
+
+    /** Takes the next job as a worker would and finishes it with `finish`. */
+    async function finishNextJob(
+      h: Harness,
+      finish: (job: Job, token: string) => Promise<unknown>,
+    ): Promise<void> {
+      const taker = new Worker(EXPORT_QUEUE_NAME, null, {
+        connection: { url: redis.url },
+        prefix: h.prefix,
+        autorun: false,
+      });
+      try {
+        const taken = await taker.getNextJob('test-token');
+        if (taken === undefined) throw new Error('no job to take');
+        await finish(taken, 'test-token');
+      } finally {
+        await taker.close();
+      }
+    }
+
+    it('resolves with the return value once a look-up finds the job completed', async () => {
+      harness = await startHarness({ redisUrl: redis.url, sandboxUrl: 'http://127.0.0.1:1' });
+      const { queue } = harness.producer;
+      const { jobId } = await enqueueExport(queue, exportJobData('2024-03-30', '2024-03-30', ['csv']));
+      const events = deafEvents(harness);
+      try {
+        await events.waitUntilReady();
+        const waiting = waitForJob(queue, events, jobId, undefined, 50);
+        await finishNextJob(harness, (job, token) => job.moveToCompleted({ marker: 42 }, token, false));
+
+        expect(await waiting).toEqual({ state: 'completed', returnValue: { marker: 42 } });
+      } finally {
+        await events.close();
+      }
+    });
+
+    it('resolves with the failure reason once a look-up finds the job failed', async () => {
+      harness = await startHarness({ redisUrl: redis.url, sandboxUrl: 'http://127.0.0.1:1' });
+      const { queue } = harness.producer;
+      const { jobId } = await enqueueExport(queue, exportJobData('2024-03-30', '2024-03-30', ['csv']));
+      const events = deafEvents(harness);
+      try {
+        await events.waitUntilReady();
+        const waiting = waitForJob(queue, events, jobId, undefined, 50);
+        await finishNextJob(harness, (job, token) =>
+          job.moveToFailed(new UnrecoverableError('WFM_AUTH: the token was refused'), token, false),
+        );
+
+        expect(await waiting).toEqual({ state: 'failed', reason: 'WFM_AUTH: the token was refused' });
+      } finally {
+        await events.close();
+      }
+    });
   });
 
   it('hears every event written once the events are open, before their first read too', async () => {
