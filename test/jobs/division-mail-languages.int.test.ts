@@ -21,6 +21,7 @@ import type { RunningSandbox } from 'wfm-sandbox';
 import { definitionExports, requireDefinition } from '../../src/definitions/definition-exports.js';
 import { requireExportDefinitions } from '../../src/definitions/load-export-definitions.js';
 import { mailMessages } from '../../src/i18n/mail/mail-catalog.js';
+import type { Period } from '../../src/domain/period.js';
 import type { ReportLanguage } from '../../src/i18n/report-language.js';
 import { workbookMessages } from '../../src/i18n/workbook/workbook-catalog.js';
 import type { MailDeliveryReport } from '../../src/notify/deliver-export-mail.js';
@@ -139,7 +140,7 @@ function languageOf(lang: string | null | undefined): ReportLanguage {
 }
 
 /** Exports `period` as `enqueue --export` would, waits for it and for its e-mail job. */
-async function runWeek(h: Harness, notifyWorker: Worker, period: typeof WEEK): Promise<WeekRun> {
+async function runWeek(h: Harness, notifyWorker: Worker, period: Period): Promise<WeekRun> {
   const sent = smtp.messages.length;
   const before = sandbox.requestCount('wfm_timers');
   const set = await requireExportDefinitions({ schedule: h.schedule, exportConfig: h.exportConfig });
@@ -232,9 +233,9 @@ function pointsText(now: number, before: number, lang: ReportLanguage): string {
 
 /** A division's statistics in a manifest. */
 function statisticsOf(manifest: Manifest, division: number): Readonly<Record<string, number | null>> {
-  const found = manifest.divisions?.find((d) => d.division_id === division);
-  if (found === undefined) throw new Error(`division ${division} is not in the export ${manifest.export_id}`);
-  return found.statistics;
+  const found = manifest.divisions?.find((d) => d.division_id === division)?.statistics;
+  if (found === undefined) throw new Error(`no statistics of division ${division} in ${manifest.export_id}`);
+  return found;
 }
 
 function attachment(mail: ReceivedMail, suffix: string) {
