@@ -11,6 +11,7 @@ import type { Period } from '../domain/period.js';
 import type { RowFilter } from '../domain/row-filter.js';
 import { ConfiguredExport } from '../export/configured-export.js';
 import type { ExportResult } from '../export/run-export.js';
+import type { ReportLanguage } from '../i18n/report-language.js';
 import { exportJobResult } from '../queue/export-job-result.js';
 import type { Logger } from '../logger.js';
 import type { CliIo } from './command.js';
@@ -26,9 +27,11 @@ export interface CliExportOptions {
   readonly formats: readonly ExportFormat[] | undefined;
   /** The command's logger (commandLogger: `run` and `demo` keep quiet in different cases). */
   readonly logger: Logger;
-  /** An export definition's filter and split (`run --export`). */
+  /** An export definition's filter, split, language and readers (`run --export`: exportScopeOf). */
   readonly filter?: RowFilter;
   readonly split?: 'division';
+  readonly lang?: ReportLanguage;
+  readonly readers?: 'division-managers';
 }
 
 export async function runCliExport(
@@ -53,6 +56,8 @@ export async function runCliExport(
         formats,
         ...(options.filter === undefined ? {} : { filter: options.filter }),
         ...(options.split === undefined ? {} : { split: options.split }),
+        ...(options.lang === undefined ? {} : { lang: options.lang }),
+        ...(options.readers === undefined ? {} : { readers: options.readers }),
       },
       { onProgress: (p) => progress.update(p), signal },
     );

@@ -58,7 +58,10 @@ export class TextFormat {
 
   /** A difference of two shares in percentage points, signed, one decimal: +1.2 / −0,4 / 0.0. */
   percentPoints(difference: number): string {
-    return this.points.format(difference * 100);
+    // Shares of four decimals differ by whole hundredths of a point, but the binary difference
+    // times 100 can land just beside a half (0.7308 − 0.6763 gives 5.4499…): ten significant
+    // digits drop that noise, so 5.45 shows as +5.5, as the Overview's cell does.
+    return this.points.format(Number((difference * 100).toPrecision(10)));
   }
 
   /** A business date (`YYYY-MM-DD`) as the reader writes dates: Nov 9, 2026 / 9 нояб. 2026 г. */

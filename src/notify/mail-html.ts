@@ -32,6 +32,11 @@ const RULE = '#d1d5db';
 const BAR = '#1d4ed8';
 const BAR_BELOW = '#b91c1c';
 const BAR_TRACK = '#e5e7eb';
+/**
+ * The threshold mark: a mid grey, seen on the light track and on both bars, and still on the track
+ * a dark mode darkens (Chromium's forced dark keeps a dark cell dark, so an INK mark vanished).
+ */
+const BAR_MARK = '#6b7280';
 const FONT = 'font-family:Arial,Helvetica,sans-serif';
 /** Width of a bar at 100%, in pixels. */
 const BAR_WIDTH = 160;
@@ -72,13 +77,13 @@ function bar(rate: number | null, threshold: number | undefined, below: boolean)
       cells.push(
         segment(fill, color),
         segment(mark - fill, BAR_TRACK),
-        segment(2, INK),
+        segment(2, BAR_MARK),
         segment(BAR_WIDTH - mark - 2, BAR_TRACK),
       );
     else
       cells.push(
         segment(mark, color),
-        segment(2, INK),
+        segment(2, BAR_MARK),
         segment(fill - mark - 2, color),
         segment(BAR_WIDTH - fill, BAR_TRACK),
       );

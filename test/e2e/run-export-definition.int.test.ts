@@ -1,7 +1,8 @@
 // `shift-export run --export NAME` as a child process against the sandbox over HTTP: the run a
 // definition's schedule would make on a local date, each period's files published under the
-// definition's dest, a look-back day as a period of its own; an unknown name or a mixed form is
-// refused with one line and exit 2.
+// definition's dest, a look-back day as a period of its own, a split mailed to the division managers
+// in the definition's language and theirs; an unknown name or a mixed form is refused with one line
+// and exit 2.
 
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import type { RunningSandbox } from 'wfm-sandbox';
 import { parseManifest } from '../../src/render/manifest.js';
 import { cliEnv, runCli } from '../support/cli.js';
 import { SANDBOX_ADMIN_TOKEN, startTestSandbox } from '../support/sandbox.js';
+import { startSmtpReceiver } from '../support/smtp-receiver.js';
 
 let sandbox: RunningSandbox;
 let root: string;
@@ -34,6 +36,13 @@ beforeAll(async () => {
       '    period: yesterday',
       '    lookback_days: 1',
       '    formats: [csv]',
+      '  - name: managers',
+      '    period: last-week',
+      '    formats: [xlsx]',
+      '    lang: de',
+      '    split: division',
+      '    deliver:',
+      '      email: { to: division-managers }',
     ),
   );
   env = cliEnv({
@@ -76,11 +85,39 @@ describe('shift-export run --export', () => {
     }
   });
 
+  it("writes the definition's language, and each division's workbook in every language its managers read", async () => {
+    const smtp = await startSmtpReceiver();
+    try {
+      const run = await runCli(['run', '--export', 'managers', '--date', '2024-04-01'], {
+        ...env,
+        SMTP_URL: smtp.url,
+        SMTP_FROM: 'reports@example.com',
+      });
+      expect(run.code, run.stderr).toBe(0);
+      const manifest = manifestOf(join(root, 'exports', 'managers', '2024-03-25_2024-03-31'));
+      const workbooks = manifest.files.filter((f) => f.name.endsWith('.xlsx'));
+      // shifts.xlsx in the definition's German, beside it the languages the sandbox's managers read.
+      for (const f of workbooks)
+        expect(f.name).toBe(f.lang === 'de' ? 'shifts.xlsx' : `shifts.${f.lang}.xlsx`);
+      expect(new Set(workbooks.map((f) => f.lang))).toEqual(new Set(['de', 'en', 'ru', 'pt-BR']));
+      // Each mail carries the workbook in the language it is written in.
+      expect(smtp.messages.length).toBeGreaterThan(1);
+      for (const mail of smtp.messages) {
+        const lang = mail.parsed.headers.get('content-language') as string;
+        expect(mail.parsed.attachments.map((a) => a.filename)).toEqual([
+          `managers_2024-03-25_2024-03-31_${lang === 'de' ? 'shifts.xlsx' : `shifts.${lang}.xlsx`}`,
+        ]);
+      }
+    } finally {
+      await smtp.close();
+    }
+  });
+
   it('refuses an unknown name with one line naming the closest, exit 2', async () => {
     const run = await runCli(['run', '--export', 'weekyl'], env);
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([
-      `shift-export run: REQUEST_INVALID: no export definition "weekyl" in ${env['EXPORTS_FILE']}; did you mean "weekly"? (known: weekly, daily)`,
+      `shift-export run: REQUEST_INVALID: no export definition "weekyl" in ${env['EXPORTS_FILE']}; did you mean "weekly"? (known: weekly, daily, managers)`,
     ]);
   });
 

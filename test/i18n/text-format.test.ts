@@ -67,6 +67,20 @@ describe('TextFormat', () => {
     expect(textFormat('ru').percentPoints(0.012)).toBe('+1,2');
   });
 
+  it('rounds a change of two four-decimal shares half away from zero, whatever the binary difference', () => {
+    expect(textFormat('en').percentPoints(0.7308 - 0.6763)).toBe('+5.5');
+    expect(textFormat('de').percentPoints(-0.9165)).toBe('-91,7');
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 0, max: 10_000 }), (a, b) => {
+        // In hundredths of a point, exactly; then tenths, half away from zero.
+        const tenths = Math.sign(a - b) * Math.round(Math.abs(a - b) / 10);
+        const digits = `${Math.floor(Math.abs(tenths) / 10)}.${Math.abs(tenths) % 10}`;
+        const expected = tenths > 0 ? `+${digits}` : tenths < 0 ? `-${digits}` : digits;
+        expect(textFormat('en').percentPoints(a / 10_000 - b / 10_000)).toBe(expected);
+      }),
+    );
+  });
+
   it('shows a change too small to see as no change, never as a signed zero', () => {
     fc.assert(
       fc.property(

@@ -116,6 +116,25 @@ function columnWidths(language: ReportLanguage, rows: readonly Row[]): number[] 
 /** Characters of column B's wrapped text per line, and the points a line takes. */
 const TEXT_LINE_CHARACTERS = 40;
 const LINE_POINTS = 15;
+/** Characters of a bold header per line in a column 18 wide (the change's, C and D). */
+const HEADER_LINE_CHARACTERS = 16;
+
+/**
+ * The height of the change's header row: the lines its words wrap into in the narrow column, at
+ * least two. "Изменение к предыдущему периоду" takes three, and a row of two cut the third off.
+ */
+function changeHeaderHeight(header: string): number {
+  let lines = 1;
+  let used = 0;
+  for (const word of header.split(' ')) {
+    if (used > 0 && used + 1 + word.length > HEADER_LINE_CHARACTERS) {
+      lines++;
+      used = 0;
+    }
+    used += (used > 0 ? 1 : 0) + word.length;
+  }
+  return Math.max(2, lines) * LINE_POINTS;
+}
 /** The charts: columns D to M, the bars rows 1-20, the daily lines rows 22-41 (0-based corners). */
 const CHART_COLUMNS = { from: 3, to: 13 };
 const BAR_ROWS = { from: 0, to: 20 };
@@ -252,7 +271,7 @@ function headlineRows(summaries: ExportSummaries, facts: OverviewFacts, voice: V
           values: [m.headline, m.value, m.change],
           styles: [STYLES.header, STYLES.header, STYLES.header],
           // The change header wraps in its narrow column.
-          height: 2 * LINE_POINTS,
+          height: changeHeaderHeight(m.change),
         },
     figure(m.shifts, all.shifts, STYLES.count),
     figure(m.hours, all.durationSeconds / 3600, STYLES.hours),
@@ -331,7 +350,7 @@ export function overviewLayout(
     values: [words.header, m.startMatchRate, m.threshold, ...(before === undefined ? [] : [m.change])],
     styles: [STYLES.header, STYLES.header, STYLES.header, ...(before === undefined ? [] : [STYLES.header])],
     // The change header wraps in its narrow column.
-    ...(before === undefined ? {} : { height: 2 * LINE_POINTS }),
+    ...(before === undefined ? {} : { height: changeHeaderHeight(m.change) }),
   });
   for (const d of divisions) {
     rows.push(

@@ -123,6 +123,22 @@ describe('the Overview compared with the previous period', () => {
     expect(cell.numFmt).toBe('+0.0" п. п.";-0.0" п. п.";0.0" п. п."');
   });
 
+  it('makes the change header rows tall enough for the lines the header wraps into in its narrow column', async () => {
+    // Two lines of 15 points in English and German; "Изменение к / предыдущему / периоду" and
+    // "Variação em / relação ao / período anterior" take three.
+    const lines: Record<ReportLanguage, number> = { en: 2, de: 2, ru: 3, 'pt-BR': 3 };
+    for (const language of REPORT_LANGUAGES) {
+      const m = workbookMessages(language).overview;
+      const overview = await overviewOf(AGAINST, language);
+      const headline = rowOf(overview, m.headline);
+      expect(rowValues(overview, headline)[2]).toBe(m.change);
+      const bars = rowOf(overview, m.groups.division.header);
+      expect(rowValues(overview, bars)[3]).toBe(m.change);
+      for (const row of [headline, bars])
+        expect(overview.getRow(row).height, language).toBe(lines[language] * 15);
+    }
+  });
+
   it('says on the first period that there is nothing to compare with yet, and shows no change column', async () => {
     const overview = await overviewOf({ kind: 'first' });
     expect(valuesOf(overview, 'Compared with')).toEqual([
