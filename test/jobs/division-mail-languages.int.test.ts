@@ -26,6 +26,7 @@ import type { ReportLanguage } from '../../src/i18n/report-language.js';
 import { workbookMessages } from '../../src/i18n/workbook/workbook-catalog.js';
 import type { MailDeliveryReport } from '../../src/notify/deliver-export-mail.js';
 import { mailJobId } from '../../src/notify/mail-job.js';
+import { exportRunOf } from '../../src/queue/export-run.js';
 import { openNotificationQueue } from '../../src/notify/notification-queue.js';
 import { enqueueExport } from '../../src/queue/enqueue-export.js';
 import { exportJobData } from '../../src/queue/export-job-data.js';
@@ -153,7 +154,9 @@ async function runWeek(h: Harness, notifyWorker: Worker, period: Period): Promis
   const result = readExportJobResult(outcome.returnValue);
   if (result === undefined) throw new Error('not an export result');
   const exported = sandbox.requestCount('wfm_timers');
-  const report = await mailReport(h, result, notifyWorker);
+  const job = await h.producer.queue.getJob(jobId);
+  if (job === undefined) throw new Error(`no export job ${jobId}`);
+  const report = await mailReport(h, result, exportRunOf(job), notifyWorker);
   return {
     result,
     manifest: JSON.parse(readFileSync(join(result.location, 'manifest.json'), 'utf8')) as Manifest,
@@ -164,10 +167,15 @@ async function runWeek(h: Harness, notifyWorker: Worker, period: Period): Promis
 }
 
 /** The result of the e-mail job of `result`'s export, once it has finished. */
-async function mailReport(h: Harness, result: ExportJobResult, worker: Worker): Promise<MailDeliveryReport> {
+async function mailReport(
+  h: Harness,
+  result: ExportJobResult,
+  run: string,
+  worker: Worker,
+): Promise<MailDeliveryReport> {
   const queue = openNotificationQueue(h.producer.connection, { prefix: h.prefix, attempts: 1, backoffMs: 0 });
   try {
-    const id = mailJobId(DEFINITION, result.export_id);
+    const id = mailJobId({ definition: DEFINITION, export_id: result.export_id, export_run: run });
     const done = new Promise<void>((resolve) => {
       worker.on('completed', (job) => job.id === id && resolve());
       worker.on('failed', (job) => job?.id === id && job.finishedOn !== undefined && resolve());
