@@ -8,7 +8,7 @@
 
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Job, Worker } from 'bullmq';
+import type { Job, Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { mailJobId } from '../../src/notify/mail-job.js';
 import { exportRunOf } from '../../src/queue/export-run.js';
@@ -19,6 +19,7 @@ import { readExportJobResult, type ExportJobResult } from '../../src/queue/expor
 import { waitForJob } from '../../src/queue/wait-for-job.js';
 import type { RunningSandbox } from 'wfm-sandbox';
 import { QUICK_TAKEOVER_ENV, startHarness, type Harness } from '../queue/support/queue-harness.js';
+import type { WorkerChild } from '../queue/support/worker-child.js';
 import { freePort, startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startRedisHoldProxy } from '../support/redis-hold-proxy.js';
 import { startSmtpReceiver } from '../support/smtp-receiver.js';
@@ -72,6 +73,38 @@ async function exportOnce(h: Harness): Promise<JobExport> {
   const job = await h.producer.queue.getJob(jobId);
   if (job === undefined) throw new Error(`no export job ${jobId}`);
   return { ...result, run: exportRunOf(job) };
+}
+
+/** A definitions file of DEFINITION, mailing hq@example.com its CSV export of yesterday. */
+function definitionsFile(folder: string, when: 'always' | 'changed'): string {
+  const file = join(evidenceFolder(folder), 'exports.yaml');
+  writeFileSync(
+    file,
+    [
+      'exports:',
+      `  - name: ${DEFINITION}`,
+      '    period: yesterday',
+      '    formats: [csv]',
+      '    deliver:',
+      `      email: { to: [hq@example.com], attach: [csv], when: ${when} }`,
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
+/** Resolves once no e-mail job is open and one has ended; throws when `worker` exits, or after 60 s. */
+async function emailJobsEnded(notifications: Queue, worker: WorkerChild): Promise<void> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const open = await notifications.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+    const ended = await notifications.getJobCounts('completed', 'failed');
+    if (Object.values(open).every((n) => n === 0) && (ended['completed'] ?? 0) + (ended['failed'] ?? 0) > 0)
+      return;
+    if (worker.child.exitCode !== null) throw new Error(`worker exited: ${worker.stderr().trim()}`);
+    if (Date.now() > until) throw new Error(`e-mail jobs still open: ${JSON.stringify(open)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 async function mailJobDone(h: Harness, worker: Worker, result: JobExport): Promise<Job> {
@@ -160,19 +193,7 @@ describe('e-mail faults', () => {
   });
 
   it('a worker killed between publishing and sending', async () => {
-    const file = join(evidenceFolder('mail-killed'), 'exports.yaml');
-    writeFileSync(
-      file,
-      [
-        'exports:',
-        `  - name: ${DEFINITION}`,
-        '    period: yesterday',
-        '    formats: [csv]',
-        '    deliver:',
-        '      email: { to: [hq@example.com], attach: [csv] }',
-        '',
-      ].join('\n'),
-    );
+    const file = definitionsFile('mail-killed', 'always');
     await scenario(GROUP, 'a worker killed between publishing and sending', async () => {
       // The SMTP server is down while the first worker runs, so its mail cannot go before the kill.
       const port = await freePort();
@@ -213,15 +234,7 @@ describe('e-mail faults', () => {
         });
         try {
           // Every e-mail job queued for the period has ended (sent, or found already sent).
-          const until = Date.now() + 60_000;
-          for (;;) {
-            const open = await notifications.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
-            const ended = await notifications.getJobCounts('completed', 'failed');
-            if (Object.values(open).every((n) => n === 0) && (ended['completed'] ?? 0) > 0) break;
-            if (second.child.exitCode !== null) throw new Error(`worker exited: ${second.stderr().trim()}`);
-            if (Date.now() > until) throw new Error(`e-mail jobs still open: ${JSON.stringify(open)}`);
-            await new Promise((r) => setTimeout(r, 50));
-          }
+          await emailJobsEnded(notifications, second);
           const failed = await notifications.getJobCounts('failed');
           if ((failed['failed'] ?? 0) !== 0) throw new Error(`${failed['failed']} e-mail jobs failed`);
         } finally {
@@ -242,19 +255,7 @@ describe('e-mail faults', () => {
     });
   });
   it('a worker killed after queueing the mail, before its export job was completed', async () => {
-    const file = join(evidenceFolder('mail-requeued'), 'exports.yaml');
-    writeFileSync(
-      file,
-      [
-        'exports:',
-        `  - name: ${DEFINITION}`,
-        '    period: yesterday',
-        '    formats: [csv]',
-        '    deliver:',
-        '      email: { to: [hq@example.com], attach: [csv], when: changed }',
-        '',
-      ].join('\n'),
-    );
+    const file = definitionsFile('mail-requeued', 'changed');
     await scenario(
       GROUP,
       'a worker killed after queueing the mail, before its export job was completed',
@@ -308,19 +309,7 @@ describe('e-mail faults', () => {
           if (rerun === undefined || rerun.export_id === firstExportId)
             throw new Error('the export job was not run again under a new export id');
           // Every e-mail job queued for the period has ended (sent, or found the export replaced).
-          const until = Date.now() + 60_000;
-          for (;;) {
-            const open = await notifications.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
-            const ended = await notifications.getJobCounts('completed', 'failed');
-            if (
-              Object.values(open).every((n) => n === 0) &&
-              (ended['completed'] ?? 0) + (ended['failed'] ?? 0) > 0
-            )
-              break;
-            if (second.child.exitCode !== null) throw new Error(`worker exited: ${second.stderr().trim()}`);
-            if (Date.now() > until) throw new Error(`e-mail jobs still open: ${JSON.stringify(open)}`);
-            await new Promise((r) => setTimeout(r, 50));
-          }
+          await emailJobsEnded(notifications, second);
           const ended = await notifications.getJobCounts('completed', 'failed');
           if ((ended['failed'] ?? 0) !== 0) throw new Error(`${ended['failed']} e-mail jobs failed`);
           // The second run's mail is this one: were it a job of its own, which of the two went first
