@@ -13,8 +13,8 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { definitionExports, requireDefinition } from '../../src/definitions/definition-exports.js';
 import { requireExportDefinitions } from '../../src/definitions/load-export-definitions.js';
-import { mailJobId } from '../../src/notify/mail-job.js';
 import { exportRunOf } from '../../src/queue/export-run.js';
+import { finishedMailJob } from '../queue/support/finished-mail-job.js';
 import { openNotificationQueue } from '../../src/notify/notification-queue.js';
 import { enqueueExport } from '../../src/queue/enqueue-export.js';
 import { exportJobData } from '../../src/queue/export-job-data.js';
@@ -136,22 +136,13 @@ type JobExport = ExportJobResult & { readonly run: string };
 
 /** The e-mail job of `result`'s export of `definition`, once finished. */
 async function mailJob(h: Harness, definition: string, result: JobExport, worker: Worker): Promise<Job> {
-  const queue = openNotificationQueue(h.producer.connection, { prefix: h.prefix, attempts: 1, backoffMs: 0 });
-  try {
-    const id = mailJobId({ definition, export_id: result.export_id, export_run: result.run });
-    const done = new Promise<void>((resolve) => {
-      worker.on('completed', (job) => job.id === id && resolve());
-      worker.on('failed', (job) => job?.id === id && job.finishedOn !== undefined && resolve());
-    });
-    const state = await (await queue.getJob(id))?.getState();
-    if (state !== 'completed' && state !== 'failed') await done;
-    const job = await queue.getJob(id);
-    if (job === undefined) throw new Error(`no e-mail job ${id}`);
-    expect(await job.getState()).toBe('completed');
-    return job;
-  } finally {
-    await queue.close();
-  }
+  const job = await finishedMailJob(h, worker, {
+    definition,
+    export_id: result.export_id,
+    export_run: result.run,
+  });
+  expect(await job.getState()).toBe('completed');
+  return job;
 }
 
 function notifyWorkerOf(running: { notifyWorker: Worker | undefined }): Worker {

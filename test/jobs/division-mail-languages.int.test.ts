@@ -25,9 +25,8 @@ import type { Period } from '../../src/domain/period.js';
 import type { ReportLanguage } from '../../src/i18n/report-language.js';
 import { workbookMessages } from '../../src/i18n/workbook/workbook-catalog.js';
 import type { MailDeliveryReport } from '../../src/notify/deliver-export-mail.js';
-import { mailJobId } from '../../src/notify/mail-job.js';
 import { exportRunOf } from '../../src/queue/export-run.js';
-import { openNotificationQueue } from '../../src/notify/notification-queue.js';
+import { finishedMailJob } from '../queue/support/finished-mail-job.js';
 import { enqueueExport } from '../../src/queue/enqueue-export.js';
 import { exportJobData } from '../../src/queue/export-job-data.js';
 import { readExportJobResult, type ExportJobResult } from '../../src/queue/export-job-result.js';
@@ -173,22 +172,13 @@ async function mailReport(
   run: string,
   worker: Worker,
 ): Promise<MailDeliveryReport> {
-  const queue = openNotificationQueue(h.producer.connection, { prefix: h.prefix, attempts: 1, backoffMs: 0 });
-  try {
-    const id = mailJobId({ definition: DEFINITION, export_id: result.export_id, export_run: run });
-    const done = new Promise<void>((resolve) => {
-      worker.on('completed', (job) => job.id === id && resolve());
-      worker.on('failed', (job) => job?.id === id && job.finishedOn !== undefined && resolve());
-    });
-    const state = await (await queue.getJob(id))?.getState();
-    if (state !== 'completed' && state !== 'failed') await done;
-    const job = await queue.getJob(id);
-    if (job === undefined) throw new Error(`no e-mail job ${id}`);
-    expect(await job.getState(), String(job.failedReason)).toBe('completed');
-    return job.returnvalue as MailDeliveryReport;
-  } finally {
-    await queue.close();
-  }
+  const job = await finishedMailJob(h, worker, {
+    definition: DEFINITION,
+    export_id: result.export_id,
+    export_run: run,
+  });
+  expect(await job.getState(), String(job.failedReason)).toBe('completed');
+  return job.returnvalue as MailDeliveryReport;
 }
 
 /** The division whose managers a mail went to (all of one division). */

@@ -9,9 +9,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Job, Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mailJobId } from '../../src/notify/mail-job.js';
 import { exportRunOf } from '../../src/queue/export-run.js';
-import { openNotificationQueue } from '../../src/notify/notification-queue.js';
+import { finishedMailJob } from '../queue/support/finished-mail-job.js';
 import { enqueueExport } from '../../src/queue/enqueue-export.js';
 import { exportJobData } from '../../src/queue/export-job-data.js';
 import { readExportJobResult, type ExportJobResult } from '../../src/queue/export-job-result.js';
@@ -96,23 +95,13 @@ async function exportOnce(h: Harness): Promise<JobExport> {
 }
 
 /** The e-mail job of `result`, once it finished (completed or failed for good). */
-async function finishedMailJob(h: Harness, result: JobExport, worker: Worker) {
-  const queue = openNotificationQueue(h.producer.connection, { prefix: h.prefix, attempts: 1, backoffMs: 0 });
-  try {
-    const id = mailJobId({ definition: DEFINITION, export_id: result.export_id, export_run: result.run });
-    const done = new Promise<void>((resolve) => {
-      worker.on('completed', (job) => job.id === id && resolve());
-      worker.on('failed', (job) => job?.id === id && job.finishedOn !== undefined && resolve());
-    });
-    const job = await queue.getJob(id);
-    const state = await job?.getState();
-    if (state !== 'completed' && state !== 'failed') await done;
-    const finished = await queue.getJob(id);
-    if (finished === undefined) throw new Error(`no e-mail job ${id}`);
-    return { job: finished, state: await finished.getState() };
-  } finally {
-    await queue.close();
-  }
+async function finishedMailJobOf(h: Harness, result: JobExport, worker: Worker) {
+  const job = await finishedMailJob(h, worker, {
+    definition: DEFINITION,
+    export_id: result.export_id,
+    export_run: result.run,
+  });
+  return { job, state: await job.getState() };
 }
 
 describe('worker e-mail', () => {
@@ -123,7 +112,7 @@ describe('worker e-mail', () => {
     const result = await exportOnce(h);
     const notifyWorker = running.notifyWorker;
     if (notifyWorker === undefined) throw new Error('no notification worker');
-    const first = await finishedMailJob(h, result, notifyWorker);
+    const first = await finishedMailJobOf(h, result, notifyWorker);
     expect(first.state).toBe('completed');
     expect(smtp.messages).toHaveLength(1);
     expect(smtp.messages[0]?.envelopeTo).toEqual(['hq@example.com']);
@@ -162,7 +151,7 @@ describe('worker e-mail', () => {
       state: 'pending',
     });
     smtp = await startSmtpReceiver(port);
-    const done = await finishedMailJob(h, result, notifyWorker);
+    const done = await finishedMailJobOf(h, result, notifyWorker);
     expect(done.state).toBe('completed');
     // BullMQ counts the attempt that completed: more than 1 means it failed first.
     expect(done.job.attemptsMade).toBeGreaterThan(1);
@@ -176,7 +165,7 @@ describe('worker e-mail', () => {
     const notifyWorker = running.notifyWorker;
     if (notifyWorker === undefined) throw new Error('no notification worker');
     const result = await exportOnce(h);
-    const done = await finishedMailJob(h, result, notifyWorker);
+    const done = await finishedMailJobOf(h, result, notifyWorker);
     expect(done.state).toBe('failed');
     expect(done.job.attemptsMade).toBe(2);
     expect(existsSync(join(result.location, 'manifest.json'))).toBe(true);

@@ -10,8 +10,8 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Job, Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { mailJobId } from '../../src/notify/mail-job.js';
 import { exportRunOf } from '../../src/queue/export-run.js';
+import { finishedMailJob } from '../queue/support/finished-mail-job.js';
 import { openNotificationQueue } from '../../src/notify/notification-queue.js';
 import { enqueueExport } from '../../src/queue/enqueue-export.js';
 import { exportJobData } from '../../src/queue/export-job-data.js';
@@ -107,22 +107,12 @@ async function emailJobsEnded(notifications: Queue, worker: WorkerChild): Promis
   }
 }
 
-async function mailJobDone(h: Harness, worker: Worker, result: JobExport): Promise<Job> {
-  const id = mailJobId({ definition: DEFINITION, export_id: result.export_id, export_run: result.run });
-  const done = new Promise<void>((resolve) => {
-    worker.on('completed', (job) => job.id === id && resolve());
-    worker.on('failed', (job) => job?.id === id && job.finishedOn !== undefined && resolve());
+function mailJobDone(h: Harness, worker: Worker, result: JobExport): Promise<Job> {
+  return finishedMailJob(h, worker, {
+    definition: DEFINITION,
+    export_id: result.export_id,
+    export_run: result.run,
   });
-  const queue = openNotificationQueue(h.producer.connection, { prefix: h.prefix, attempts: 1, backoffMs: 0 });
-  try {
-    const state = await (await queue.getJob(id))?.getState();
-    if (state !== 'completed' && state !== 'failed') await done;
-    const job = await queue.getJob(id);
-    if (job === undefined) throw new Error(`no e-mail job ${id}`);
-    return job;
-  } finally {
-    await queue.close();
-  }
 }
 
 describe('e-mail faults', () => {
