@@ -85,7 +85,8 @@ describe('waitForJob', () => {
       }
     }
 
-    it('resolves with the return value once a look-up finds the job completed', async () => {
+    /** What waitForJob resolves with when a job is finished by `finish` while its events say nothing. */
+    async function outcomeHeardByLookUp(finish: Parameters<typeof finishNextJob>[1]): Promise<unknown> {
       harness = await startHarness({ redisUrl: redis.url, sandboxUrl: 'http://127.0.0.1:1' });
       const { queue } = harness.producer;
       const { jobId } = await enqueueExport(queue, exportJobData('2024-03-30', '2024-03-30', ['csv']));
@@ -93,30 +94,25 @@ describe('waitForJob', () => {
       try {
         await events.waitUntilReady();
         const waiting = waitForJob(queue, events, jobId, undefined, 50);
-        await finishNextJob(harness, (job, token) => job.moveToCompleted({ marker: 42 }, token, false));
-
-        expect(await waiting).toEqual({ state: 'completed', returnValue: { marker: 42 } });
+        await finishNextJob(harness, finish);
+        return await waiting;
       } finally {
         await events.close();
       }
+    }
+
+    it('resolves with the return value once a look-up finds the job completed', async () => {
+      const outcome = await outcomeHeardByLookUp((job, token) =>
+        job.moveToCompleted({ marker: 42 }, token, false),
+      );
+      expect(outcome).toEqual({ state: 'completed', returnValue: { marker: 42 } });
     });
 
     it('resolves with the failure reason once a look-up finds the job failed', async () => {
-      harness = await startHarness({ redisUrl: redis.url, sandboxUrl: 'http://127.0.0.1:1' });
-      const { queue } = harness.producer;
-      const { jobId } = await enqueueExport(queue, exportJobData('2024-03-30', '2024-03-30', ['csv']));
-      const events = deafEvents(harness);
-      try {
-        await events.waitUntilReady();
-        const waiting = waitForJob(queue, events, jobId, undefined, 50);
-        await finishNextJob(harness, (job, token) =>
-          job.moveToFailed(new UnrecoverableError('WFM_AUTH: the token was refused'), token, false),
-        );
-
-        expect(await waiting).toEqual({ state: 'failed', reason: 'WFM_AUTH: the token was refused' });
-      } finally {
-        await events.close();
-      }
+      const outcome = await outcomeHeardByLookUp((job, token) =>
+        job.moveToFailed(new UnrecoverableError('WFM_AUTH: the token was refused'), token, false),
+      );
+      expect(outcome).toEqual({ state: 'failed', reason: 'WFM_AUTH: the token was refused' });
     });
   });
 
