@@ -255,6 +255,7 @@ async function xlsxRender(input: MeasureInput): Promise<MeasureOutcome> {
     createdAt: new Date(0),
     creator: 'bench',
     matchRateThreshold: 0.8,
+    period: input.period,
   });
   for (let i = 0; i < input.rows; i++) {
     const wait = workbook.addShift(records[i % records.length] as ShiftRecord);

@@ -1,5 +1,7 @@
 // The workbook as a person opens it: exports a sandbox week as CSV and XLSX, has LibreOffice
 // (headless) convert the Shifts sheet to CSV "as shown", and checks every cell against shifts.csv.
+// LibreOffice runs in the en-US locale: dates and date-times are in the built-in formats 14 and 22,
+// which show in the reader's date order (5/1/2024 8:00 there) and to the minute.
 // Run by .ci/run after `npm run build`; needs `soffice` (Debian: libreoffice-calc).
 //
 //   node scripts/check-workbook-libreoffice.mjs [--keep DIR]
@@ -48,7 +50,11 @@ try {
       out,
       join(dir, 'shifts.xlsx'),
     ],
-    { stdio: 'ignore', timeout: 120_000 },
+    {
+      stdio: 'ignore',
+      timeout: 120_000,
+      env: { ...process.env, LANG: 'en_US.UTF-8', LC_ALL: 'en_US.UTF-8' },
+    },
   );
   const loFile = readdirSync(out).find((f) => f.endsWith('.csv'));
   if (!loFile) throw new Error('LibreOffice wrote no CSV');
@@ -91,8 +97,14 @@ function matches(kind, shown, expected) {
       return guardFormula(shown).replace(/\r\n?/g, '\n') === expected || shown === expected;
     case 'boolean':
       return shown.toLowerCase() === expected;
+    case 'date':
+      return shownAsIso(shown) === expected;
+    case 'localDateTime':
     case 'utcDateTime':
-      return expected === '' ? shown === '' : `${shown.replace(' ', 'T')}Z` === expected;
+      // 2024-02-23 09:02:46 (local) or 2024-02-23T09:02:46Z (UTC), to the minute.
+      return expected === ''
+        ? shown === ''
+        : shownAsIso(shown) === expected.replace('T', ' ').replace(/Z$/, '').slice(0, 16);
     case 'duration': {
       // [h]:mm of the seconds: LibreOffice drops the seconds (9:02:46 shows as 9:02).
       const [h, m] = shown.split(':').map(Number);
@@ -105,4 +117,13 @@ function matches(kind, shown, expected) {
     default:
       return shown === expected;
   }
+}
+
+/** m/d/yyyy, or m/d/yyyy h:mm, as en-US shows formats 14 and 22: as yyyy-mm-dd[ hh:mm]. */
+function shownAsIso(shown) {
+  const parts = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?: (\d{1,2}):(\d{2}))?$/.exec(shown);
+  if (parts === null) return undefined;
+  const [, month, day, year, hour, minute] = parts;
+  const date = `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+  return hour === undefined ? date : `${date} ${hour.padStart(2, '0')}:${minute}`;
 }

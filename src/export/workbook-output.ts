@@ -30,13 +30,18 @@ export class WorkbookOutput implements TableOutput {
     const lang = language ?? primary;
     this.#file = setup.files.open(workbookFileName(lang, primary), CONTENT_TYPES.xlsx);
     this.#file.lang = lang;
+    const { divisionId } = setup;
+    // Its name as the metadata has it; a division missing there is named by its id.
+    const divisionName =
+      divisionId === undefined ? undefined : (setup.divisions.get(divisionId)?.name ?? String(divisionId));
     this.workbook = new ShiftsWorkbookWriter(this.#file.stream, {
       createdAt: setup.startedAt,
       creator: `${TOOL_NAME} ${TOOL_VERSION}`,
       matchRateThreshold: setup.settings.matchRateThreshold,
       language: lang,
+      period: setup.period,
       // A division's workbook (split by division): its manager compares regions, not divisions.
-      ...(setup.divisionId === undefined ? {} : { chartBy: 'region' as const }),
+      ...(divisionName === undefined ? {} : { chartBy: 'region' as const, divisionName }),
     });
   }
 

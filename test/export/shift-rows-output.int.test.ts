@@ -83,6 +83,7 @@ class CollectedFiles {
       createdAt: CREATED_AT,
       creator: 'test',
       matchRateThreshold: 0.8,
+      period: MAY,
       sheetRowLimit,
     });
   }

@@ -198,6 +198,7 @@ function stylesAfter(record: ShiftRecord): ReturnType<ShiftsWorkbookWriter['shif
     createdAt: new Date('2024-04-01T00:00:00Z'),
     creator: 'test',
     matchRateThreshold: 0.8,
+    period: { from: '2024-04-01', to: '2024-04-07' },
   });
   void workbook.addShift(record);
   const styles = workbook.shiftStyles();

@@ -59,15 +59,20 @@ const TABLES: readonly PrintedSheet[] = [
 ];
 const SUMMARIES = TABLES.slice(1, 6);
 
-/** A page's header line(s), spaces collapsed: its first two lines, a long header may wrap onto the second. */
-function headerOf(page: string): string {
+/** A page's lines with text, trimmed: the printed page header first, the footer last. */
+function linesOf(page: string): string[] {
   return page
     .split('\n')
     .map((line) => line.trim())
-    .filter((line) => line !== '')
-    .slice(0, 2)
-    .join(' ')
-    .replace(/\s+/g, ' ');
+    .filter((line) => line !== '');
+}
+
+/**
+ * A page's header line(s) of its table, spaces collapsed: the two lines under the printed page
+ * header (a long header may wrap onto the second).
+ */
+function headerOf(page: string): string {
+  return linesOf(page).slice(1, 3).join(' ').replace(/\s+/g, ' ');
 }
 
 /** Sheet name to its pages (0-based), found in workbook order from `from` on. */
@@ -163,6 +168,25 @@ describe.skipIf(NO_SOFFICE_REASON !== undefined)(
       // The daily lines: the legend's and lines' colours in the lower half of the chart column.
       const lines = { left: 0.4, top: 0.4, right: 1, bottom: 0.75 };
       expect(pixelsOf(page, [0xe6, 0x9f, 0x00], lines)).toBeGreaterThan(50);
+    });
+
+    it('heads every page with its sheet and the period, and numbers it at the bottom', async () => {
+      const pages = (await pdfPageTexts(pdf)).map(linesOf);
+      const headers = pages.map((lines) => lines.join('\n')).map(headerOf);
+      const sheetOf = new Map<number, string>();
+      for (const [name, own] of pagesBySheet(headers, 0)) for (const p of own) sheetOf.set(p, name);
+      sheetOf.set(0, 'Overview');
+      const wrong = pages.flatMap((lines, p) => {
+        const top = (lines[0] ?? '').replace(/\s+/g, ' ');
+        const bottom = lines[lines.length - 1] ?? '';
+        const sheet = sheetOf.get(p);
+        const problems = [];
+        if (!top.endsWith(' Shifts 2024-03-25 to 2024-03-31')) problems.push(`top: ${top}`);
+        if (sheet !== undefined && !top.startsWith(`${sheet} `)) problems.push(`not ${sheet}: ${top}`);
+        if (bottom !== `Page ${p + 1} of ${pages.length}`) problems.push(`bottom: ${bottom}`);
+        return problems.map((problem) => `page ${p + 1}: ${problem}`);
+      });
+      expect(wrong.slice(0, 10)).toEqual([]);
     });
 
     it('prints every summary sheet one page wide', async () => {

@@ -89,8 +89,10 @@ export const SHIFTS_SHEET_POSITION = 2;
 /**
  * The Shifts sheet as LibreOffice shows it, converted to CSV ("as shown", UTF-8), one array per
  * row. A private user profile: several conversions (other tests, other checkouts) may run at once.
+ * `locale` (en_US, ru_RU…): LibreOffice's, which picks how dates in the built-in formats show;
+ * default the environment's.
  */
-export async function libreOfficeShiftsSheet(path: string): Promise<string[][]> {
+export async function libreOfficeShiftsSheet(path: string, locale?: string): Promise<string[][]> {
   if (SOFFICE === undefined) throw new Error('no soffice');
   const work = mkdtempSync(join(tmpdir(), 'lo-read-'));
   try {
@@ -106,6 +108,7 @@ export async function libreOfficeShiftsSheet(path: string): Promise<string[][]> 
         path,
       ],
       SHEET_CONVERSION_TIMEOUT_MS,
+      locale,
     );
     const file = readdirSync(join(work, 'out')).find((name) => name.endsWith('.csv'));
     if (file === undefined) throw new Error('LibreOffice wrote no CSV');
@@ -127,13 +130,18 @@ export const PDF_CONVERSION_TIMEOUT_MS = 540_000;
  * LibreOffice's own (desktop/source/app/officeipcthread.cxx): the MD5 of the profile's URL in
  * UTF-16LE, each byte in hex without a leading zero.
  */
-async function runSoffice(profile: string, args: readonly string[], timeout: number): Promise<void> {
+async function runSoffice(
+  profile: string,
+  args: readonly string[],
+  timeout: number,
+  locale?: string,
+): Promise<void> {
   const url = `file://${profile}`;
+  const env = sofficeEnv(profile);
+  // LibreOffice takes its locale from LC_ALL or LANG; the glibc locale need not be installed.
+  if (locale !== undefined) Object.assign(env, { LANG: `${locale}.UTF-8`, LC_ALL: `${locale}.UTF-8` });
   try {
-    await run(SOFFICE ?? 'soffice', [`-env:UserInstallation=${url}`, ...args], {
-      timeout,
-      env: sofficeEnv(profile),
-    });
+    await run(SOFFICE ?? 'soffice', [`-env:UserInstallation=${url}`, ...args], { timeout, env });
   } finally {
     const hash = [...createHash('md5').update(Buffer.from(url, 'utf16le')).digest()]
       .map((byte) => byte.toString(16))

@@ -242,7 +242,7 @@ export const de: WorkbookMessages = {
       'Eine Schicht zählt für das lokale Datum ihres Beginns: start_time + start_time_offset.',
     times: 'Zeiten',
     timesText:
-      'Lokale Zeiten sind die Uhrzeit der Filiale (Zeit + Versatz); UTC-Zeiten sind so, wie die Quelle sie gesendet hat. Sekundenbruchteile entfallen.',
+      'Lokale Zeiten sind die Uhrzeit der Filiale (Zeit + Versatz); UTC-Zeiten sind so, wie die Quelle sie gesendet hat. Datum und Uhrzeit erscheinen im Datumsformat Ihrer Tabellenkalkulation, Zeiten auf die Minute: Die Zellen behalten die Sekunden (ein eigenes Format wie TT.MM.JJJJ hh:mm:ss zeigt sie), ebenso die CSV- und Parquet-Dateien. Sekundenbruchteile entfallen.',
     generatedAt: 'Erstellt am',
     source: 'Quelle',
     exportId: 'Export-ID',
@@ -292,5 +292,8 @@ export const de: WorkbookMessages = {
     column: 'Spalte',
     csvName: 'CSV-Name',
     eachSheet: '{sheets} (jeweils)',
+  },
+  print: {
+    pageOfPages: 'Seite {page} von {pages}',
   },
 };

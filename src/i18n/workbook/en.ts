@@ -139,7 +139,7 @@ export const en: WorkbookMessages = {
     businessDateRule: 'A shift counts for the local date of its start: start_time + start_time_offset.',
     times: 'Times',
     timesText:
-      "Local times are the shop's wall clock (time + offset); UTC times are as the source sent them. Fractions of a second are dropped.",
+      "Local times are the shop's wall clock (time + offset); UTC times are as the source sent them. Dates and times show in your spreadsheet's own date order, times to the minute: the cells keep the seconds (see them with a custom format such as yyyy-mm-dd hh:mm:ss), as do the CSV and Parquet files. Fractions of a second are dropped.",
     generatedAt: 'Generated at',
     source: 'Source',
     exportId: 'Export ID',
@@ -179,5 +179,8 @@ export const en: WorkbookMessages = {
     column: 'Column',
     csvName: 'CSV name',
     eachSheet: '{sheets} (each)',
+  },
+  print: {
+    pageOfPages: 'Page {page} of {pages}',
   },
 };

@@ -244,7 +244,7 @@ export const ptBR: WorkbookMessages = {
     businessDateRule: 'Um turno conta para a data local do seu início: start_time + start_time_offset.',
     times: 'Horários',
     timesText:
-      'Horários locais são o relógio da loja (horário + fuso); horários UTC são como a origem os enviou. Frações de segundo são descartadas.',
+      'Horários locais são o relógio da loja (horário + fuso); horários UTC são como a origem os enviou. Datas e horários aparecem na ordem de data da sua planilha, os horários até o minuto: as células guardam os segundos (um formato próprio como dd/mm/aaaa hh:mm:ss os mostra), assim como os arquivos CSV e Parquet. Frações de segundo são descartadas.',
     generatedAt: 'Gerado em',
     source: 'Origem',
     exportId: 'ID da exportação',
@@ -294,5 +294,8 @@ export const ptBR: WorkbookMessages = {
     column: 'Coluna',
     csvName: 'Nome no CSV',
     eachSheet: '{sheets} (cada uma)',
+  },
+  print: {
+    pageOfPages: 'Página {page} de {pages}',
   },
 };

@@ -214,6 +214,12 @@ export interface AboutMessages {
   readonly eachSheet: string;
 }
 
+/** The printed page's header and footer (page-header-footer.ts). */
+export interface PrintMessages {
+  /** The footer: `{page}` and `{pages}` become the page number and the page count. */
+  readonly pageOfPages: string;
+}
+
 /** What each column's description says on the About sheet, by sheet. */
 export interface ColumnDescriptions {
   readonly shifts: Readonly<Record<ShiftColumnName, string>>;
@@ -231,4 +237,5 @@ export interface WorkbookMessages {
   readonly totalRow: string;
   readonly overview: OverviewMessages;
   readonly about: AboutMessages;
+  readonly print: PrintMessages;
 }

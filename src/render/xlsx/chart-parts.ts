@@ -68,8 +68,13 @@ interface ChartCommon {
   readonly valueFormat: string;
   /** The value axis runs from min to max (0 to 1 for rates); automatic when absent. */
   readonly valueRange?: { readonly min: number; readonly max: number };
-  /** Number format of date categories (`dd mmm`); text categories need none. */
-  readonly categoryFormat?: string;
+  /**
+   * The categories are dates (serial day numbers): the axis shows them as their cells do, in the
+   * reader's own date order (built-in format 14, xlsx-cells.ts). Otherwise they are text.
+   */
+  readonly dateCategories?: boolean;
+  /** The axes' titles: what the categories are (Division, Business date) and what the values are. */
+  readonly axisTitles: { readonly category: string; readonly value: string };
 }
 
 /**
@@ -114,12 +119,18 @@ const BAR_AXES = { category: 10, value: 20 };
 
 const attribute = xmlText;
 
-function titleXml(title: string, language = 'en-US'): string {
+/** A title of the chart (12 pt) or of an axis (10 pt; `rotated`: read upwards, beside a vertical axis). */
+function richTitle(text: string, language: string, size: number, rotated = false): string {
+  const body = rotated ? '<a:bodyPr rot="-5400000" vert="horz"/>' : '<a:bodyPr/>';
   return (
-    '<c:title><c:tx><c:rich><a:bodyPr/><a:lstStyle/><a:p><a:pPr><a:defRPr sz="1200" b="1"/></a:pPr>' +
-    `<a:r><a:rPr lang="${attribute(language)}" sz="1200" b="1"/><a:t>${xmlText(title)}</a:t></a:r></a:p></c:rich></c:tx>` +
-    '<c:overlay val="0"/></c:title><c:autoTitleDeleted val="0"/>'
+    `<c:title><c:tx><c:rich>${body}<a:lstStyle/><a:p><a:pPr><a:defRPr sz="${size}" b="1"/></a:pPr>` +
+    `<a:r><a:rPr lang="${attribute(language)}" sz="${size}" b="1"/><a:t>${xmlText(text)}</a:t></a:r></a:p></c:rich></c:tx>` +
+    '<c:overlay val="0"/></c:title>'
   );
+}
+
+function titleXml(title: string, language = 'en-US'): string {
+  return `${richTitle(title, language, 1200)}<c:autoTitleDeleted val="0"/>`;
 }
 
 function lineShape(colour: string, widthEmu: number, dashed = false): string {
@@ -139,7 +150,7 @@ function seriesHead(series: ChartSeries, index: number): string {
 function categoriesAndValues(chart: ChartCommon, series: ChartSeries): string {
   // Text categories are a strRef, dates (numbers with a format) a numRef.
   const categories =
-    chart.categoryFormat === undefined
+    chart.dateCategories !== true
       ? `<c:strRef><c:f>${xmlText(rangeFormula(chart.categories))}</c:f></c:strRef>`
       : `<c:numRef><c:f>${xmlText(rangeFormula(chart.categories))}</c:f></c:numRef>`;
   return (
@@ -184,10 +195,10 @@ function lineSeriesXml(
 
 function axesXml(chart: ChartCommon): string {
   const { category, value } = BAR_AXES;
+  // Linked to the cells' format, so dates read in the reader's date order as the cells do.
   const categoryFormat =
-    chart.categoryFormat === undefined
-      ? ''
-      : `<c:numFmt formatCode="${attribute(chart.categoryFormat)}" sourceLinked="0"/>`;
+    chart.dateCategories === true ? '<c:numFmt formatCode="General" sourceLinked="1"/>' : '';
+  const language = chart.titleLanguage ?? 'en-US';
   const range =
     chart.valueRange === undefined
       ? ''
@@ -195,6 +206,7 @@ function axesXml(chart: ChartCommon): string {
   return (
     `<c:catAx><c:axId val="${category}"/><c:scaling><c:orientation val="minMax"/></c:scaling>` +
     '<c:delete val="0"/><c:axPos val="b"/>' +
+    richTitle(chart.axisTitles.category, language, 1000) +
     categoryFormat +
     '<c:majorTickMark val="out"/><c:minorTickMark val="none"/><c:tickLblPos val="low"/>' +
     `<c:crossAx val="${value}"/><c:crosses val="autoZero"/><c:auto val="1"/><c:lblAlgn val="ctr"/>` +
@@ -202,6 +214,7 @@ function axesXml(chart: ChartCommon): string {
     `<c:valAx><c:axId val="${value}"/><c:scaling><c:orientation val="minMax"/>${range}</c:scaling>` +
     '<c:delete val="0"/><c:axPos val="l"/>' +
     `<c:majorGridlines>${lineShape('D9D9D9', 6350)}</c:majorGridlines>` +
+    richTitle(chart.axisTitles.value, language, 1000, true) +
     `<c:numFmt formatCode="${attribute(chart.valueFormat)}" sourceLinked="0"/>` +
     '<c:majorTickMark val="out"/><c:minorTickMark val="none"/><c:tickLblPos val="nextTo"/>' +
     `<c:crossAx val="${category}"/><c:crosses val="autoZero"/><c:crossBetween val="between"/></c:valAx>`

@@ -24,6 +24,7 @@ import {
   type ChartPlacement,
 } from './chart-parts.js';
 import type { XlsxStyle, XlsxValue } from './xlsx-cells.js';
+import type { PageHeaderFooter } from './page-header-footer.js';
 import { ParallelDeflateCrc32 } from './parallel-deflate.js';
 import { xmlSafeValue } from './xml-safe-text.js';
 
@@ -40,6 +41,8 @@ export interface WorkbookSetup {
   readonly deflateParallel?: number;
   /** docProps/core.xml's dc:language, a BCP 47 tag (en, ru, pt-BR); none: the element is left out. */
   readonly language?: string;
+  /** Every sheet's printed header and footer (page-header-footer.ts); none: pages print bare. */
+  readonly headerFooter?: PageHeaderFooter;
 }
 
 /** zlib level of the workbook's parts unless set: chosen by `npm run bench:zlib` (docs/performance.md). */
@@ -269,6 +272,7 @@ export class XlsxWorkbook {
   private readonly writer: FixedDateWorkbookWriter & WorkbookInternals;
   private readonly chartParts: ChartParts;
   private firstSheet: XlsxSheet | undefined;
+  private readonly headerFooter: PageHeaderFooter | undefined;
   readonly styles: StyleRegistry;
 
   constructor(sink: Writable, setup: WorkbookSetup) {
@@ -294,6 +298,7 @@ export class XlsxWorkbook {
     if (setup.language !== undefined) this.writer.language = setup.language;
     this.styles = this.writer.styles;
     this.chartParts = new ChartParts(this.writer);
+    this.headerFooter = setup.headerFooter;
   }
 
   /**
@@ -311,6 +316,7 @@ export class XlsxWorkbook {
     const worksheet = this.writer.addWorksheet(spreadsheetSafeText(setup.name), {
       pageSetup: setup.pageSetup,
       ...(setup.freezeHeader === true ? { views } : {}),
+      ...(this.headerFooter === undefined ? {} : { headerFooter: this.headerFooter }),
     });
     worksheet.columns = setup.columnWidths.map((width) => ({ width }));
     return new XlsxSheet(worksheet as ExcelJS.Worksheet & WorksheetInternals, this.chartParts);

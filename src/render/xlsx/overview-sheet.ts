@@ -378,6 +378,7 @@ export function overviewLayout(
         threshold: { name: cellAt(sheet, barHeader, 3), values: columnRange(sheet, 3, first, last) },
         valueFormat: '0%',
         valueRange: { min: 0, max: 1 },
+        axisTitles: { category: words.header, value: m.startMatchRate },
       },
       from: { row: BAR_ROWS.from, column: CHART_COLUMNS.from },
       to: { row: BAR_ROWS.to, column: CHART_COLUMNS.to },
@@ -423,7 +424,8 @@ export function overviewLayout(
         title: dailyTitle,
         titleLanguage,
         categories: columnRange(sheet, 1, first, last),
-        categoryFormat: 'dd mmm',
+        dateCategories: true,
+        axisTitles: { category: m.businessDate, value: m.startMatchRate },
         series,
         // An automatic scale: the days differ by a few points, which 0-100% would flatten.
         valueFormat: '0%',

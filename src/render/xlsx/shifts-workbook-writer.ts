@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import type { Writable } from 'node:stream';
 import { REJECTED_COLUMNS, type RejectedRow } from '../../domain/rejected-row.js';
 import { SHIFT_COLUMNS } from '../../domain/shift-columns.js';
+import type { Period } from '../../domain/period.js';
 import type { ShiftRecord } from '../../domain/shift-record.js';
 import type { ExportSummaries } from '../../domain/summary.js';
 import { ConfigError } from '../../errors.js';
@@ -23,6 +24,7 @@ import type { WorkbookMessages } from '../../i18n/workbook/workbook-messages.js'
 import { writeAboutSheet, type WorkbookAbout } from './about-sheet.js';
 import { XlsxWorkbook, type WorkbookSetup } from './exceljs-adapter.js';
 import { writeOverviewSheet, type OverviewGroups } from './overview-sheet.js';
+import { pageHeaderFooter } from './page-header-footer.js';
 import { RejectedSpool } from './rejected-spool.js';
 import { SHIFT_STYLES, shiftRowValues, shiftStyleIds, type ShiftStyleIds } from './shift-rows-xml.js';
 import { writeSummarySheets } from './summary-sheets.js';
@@ -53,6 +55,10 @@ export interface ShiftsWorkbookOptions extends WorkbookSetup {
    * About sheet, and docProps/core.xml's dc:language. Cells stay data in every language.
    */
   readonly language?: ReportLanguage;
+  /** The export's period: known from the start, as every printed page's header names it. */
+  readonly period: Period;
+  /** A division's workbook: the division's name, in every printed page's header. */
+  readonly divisionName?: string;
 }
 
 export interface WorkbookWriterStats extends PacerStats {
@@ -70,6 +76,11 @@ export function shiftsSheetName(index: number, messages: WorkbookMessages = en):
 }
 
 type State = 'open' | 'finishing' | 'finished' | 'aborted';
+
+/** The workbook's title, its Overview's and its printed pages': "Shifts 2024-03-25 to 2024-03-31". */
+function workbookTitle(messages: WorkbookMessages, language: ReportLanguage, { from, to }: Period): string {
+  return fill(messages.overview.title, { from, to, period: textFormat(language).period(from, to) });
+}
 
 function checkOptions(options: ShiftsWorkbookOptions): number {
   const limit = options.sheetRowLimit ?? EXCEL_SHEET_DATA_ROWS;
@@ -138,7 +149,14 @@ export class ShiftsWorkbookWriter {
     this.shiftTable = shiftTable(this.messages);
     this.shiftSheetNames = [shiftsSheetName(1, this.messages)];
     this.failure.watch(sink);
-    this.workbook = new XlsxWorkbook(sink, { ...options, language: this.language });
+    const headerFooter = pageHeaderFooter({
+      title: workbookTitle(this.messages, this.language, options.period),
+      ...(options.divisionName === undefined
+        ? {}
+        : { division: `${this.messages.headers.division_name}: ${options.divisionName}` }),
+      pageOfPages: this.messages.print.pageOfPages,
+    });
+    this.workbook = new XlsxWorkbook(sink, { ...options, language: this.language, headerFooter });
     this.workbook.onError((error) =>
       this.failure.fail(new XlsxWriteError('the workbook archive failed', error)),
     );
@@ -232,9 +250,7 @@ export class ShiftsWorkbookWriter {
         language,
       });
       this.workbook.listFirst(overview);
-      const { from, to } = about.period;
-      const period = textFormat(language).period(from, to);
-      await this.commitWorkbook(fill(messages.overview.title, { from, to, period }));
+      await this.commitWorkbook(workbookTitle(messages, language, about.period));
     } catch (error) {
       this.stop(error);
       // The export's error is the one to report, not a failure to remove the temp file.

@@ -31,8 +31,16 @@ export const EXCEL_MAX_CELL_TEXT = 32_767;
 
 const TRUNCATION_MARK = '… [truncated]';
 
-export const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
-export const DATE_FORMAT = 'yyyy-mm-dd';
+/**
+ * Dates and date-times in the built-in formats 14 and 22, which carry no format code: Excel and
+ * LibreOffice show them in the reader's own date order (31.03.2024 in a German or Russian
+ * spreadsheet, 3/31/2024 in an American one). A written code such as yyyy-mm-dd would show the
+ * same to everyone. The strings are exceljs's names for the two (lib/xlsx/defaultnumformats.js):
+ * given them, it writes numFmtId 14 and 22 and no <numFmt> of its own. Format 22 shows a time to
+ * the minute; the cell keeps the seconds (docs/analysts.md, "Dates and times").
+ */
+export const DATE_TIME_FORMAT = 'm/d/yy "h":mm';
+export const DATE_FORMAT = 'mm-dd-yy';
 export const DURATION_FORMAT = '[h]:mm';
 /** Marks a cell as text, so that editing it in Excel keeps it text (leading zeros of SAP numbers). */
 export const TEXT_FORMAT = '@';

@@ -23,13 +23,15 @@ const BAR: BarChart = {
   threshold: { name: cellAt('Overview', 45, 3), values: columnRange('Overview', 3, 46, 53) },
   valueFormat: '0%',
   valueRange: { min: 0, max: 1 },
+  axisTitles: { category: 'Division', value: 'Start match rate' },
 };
 
 const LINE: LineChart = {
   kind: 'line',
   title: 'Daily start match rate <all & five lowest>',
   categories: columnRange('By day', 1, 2, 8),
-  categoryFormat: 'dd mmm',
+  dateCategories: true,
+  axisTitles: { category: 'Business date', value: 'Start <match> & rate' },
   series: [
     { name: cellAt('By day', 1, 2), values: columnRange('By day', 2, 2, 8) },
     { name: cellAt('By day', 1, 3), values: columnRange('By day', 3, 2, 8) },
@@ -72,6 +74,22 @@ describe('chartXml', () => {
     expect(xml).toContain('<c:plotVisOnly val="1"/>');
   });
 
+  it('titles both axes, the value axis read upwards, each title escaped', () => {
+    const bar = chartXml(BAR);
+    const categoryAxis = /<c:catAx>.*<\/c:catAx>/.exec(bar)?.[0] ?? '';
+    const valueAxis = /<c:valAx>.*<\/c:valAx>/.exec(bar)?.[0] ?? '';
+    expect(categoryAxis).toMatch(/<c:title>.*<a:t>Division<\/a:t>.*<\/c:title>/);
+    expect(valueAxis).toMatch(
+      /<c:title><c:tx><c:rich><a:bodyPr rot="-5400000" vert="horz"\/>.*<a:t>Start match rate<\/a:t>/,
+    );
+    // CT_CatAx and CT_ValAx: the title after axPos and the gridlines, before numFmt.
+    expect(valueAxis).toMatch(/<\/c:majorGridlines><c:title>.*<\/c:title><c:numFmt /);
+    const line = chartXml(LINE);
+    expect(xmlTextProblems(line)).toEqual([]);
+    expect(line).toContain('<a:t>Start &lt;match&gt; &amp; rate</a:t>');
+    expect(line).toMatch(/<c:catAx>.*<a:t>Business date<\/a:t>.*<\/c:catAx>/);
+  });
+
   it('draws the threshold of a single bar as a dash across it (a line needs two points)', () => {
     const lineOf = (xml: string): string => /<c:lineChart>.*<\/c:lineChart>/.exec(xml)?.[0] ?? '';
     expect(lineOf(chartXml(BAR))).toContain('<c:symbol val="none"/>');
@@ -99,9 +117,10 @@ describe('chartXml', () => {
     ]);
     expect(xml).not.toContain('<c:barChart>');
     expect(xml.match(/<c:ser>/g)).toHaveLength(2);
-    // Dates are numbers: a numRef with the declared label format; no fixed value range.
+    // Dates are numbers: a numRef whose labels take the cells' (built-in, locale) date format;
+    // no fixed value range.
     expect(xml).toContain('<c:cat><c:numRef><c:f>&apos;By day&apos;!$A$2:$A$8</c:f></c:numRef></c:cat>');
-    expect(xml).toContain('<c:numFmt formatCode="dd mmm" sourceLinked="0"/>');
+    expect(xml).toContain('<c:numFmt formatCode="General" sourceLinked="1"/>');
     expect(xml).not.toContain('<c:max ');
     expect(xml).toContain('<a:t>Daily start match rate &lt;all &amp; five lowest&gt;</a:t>');
   });

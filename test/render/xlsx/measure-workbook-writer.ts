@@ -46,6 +46,7 @@ const writer = new ShiftsWorkbookWriter(sink, {
   createdAt: new Date(Date.UTC(2024, 4, 8)),
   creator: 'measure',
   matchRateThreshold: 0.8,
+  period: about().period,
   compressionLevel,
 });
 

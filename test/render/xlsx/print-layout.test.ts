@@ -60,6 +60,26 @@ describe('print layout', () => {
     expect(sheetXmls(bytes).get('Shifts')).toContain('<pageSetUpPr fitToPage="1"/>');
   });
 
+  it("heads every page with its sheet and the period, and numbers the pages, in the reader's language", async () => {
+    const english = await readWorkbook(await renderWorkbook({ shifts: [shiftRecord({ id: 1 })] }));
+    for (const worksheet of english.worksheets) {
+      expect(worksheet.headerFooter.oddHeader, worksheet.name).toBe('&L&A&RShifts 2024-05-01 to 2024-05-07');
+      expect(worksheet.headerFooter.oddFooter, worksheet.name).toBe('&CPage &P of &N');
+    }
+    const russian = await readWorkbook(
+      await renderWorkbook({
+        shifts: [shiftRecord({ id: 1 })],
+        options: { language: 'ru', divisionName: 'Юг & Запад' },
+      }),
+    );
+    for (const worksheet of russian.worksheets) {
+      expect(worksheet.headerFooter.oddHeader, worksheet.name).toMatch(
+        /^&L&A&CДивизион: Юг && Запад&RСмены: 1.7 мая 2024/,
+      );
+      expect(worksheet.headerFooter.oddFooter, worksheet.name).toBe('&CСтраница &P из &N');
+    }
+  });
+
   it('wraps long comments inside their column', async () => {
     const workbook = await readWorkbook(
       await renderWorkbook({ shifts: [shiftRecord({ id: 1, comment: 'x'.repeat(300) })] }),

@@ -33,7 +33,7 @@ const STYLE_POOL: readonly CellStyle[] = [
   undefined,
   {},
   { numFmt: '0.00' },
-  { numFmt: 'yyyy-mm-dd hh:mm:ss' },
+  { numFmt: 'm/d/yy "h":mm' },
   { numFmt: '@', alignment: { wrapText: true, vertical: 'top' } },
   { font: { bold: true } },
   { numFmt: '0.00%', fill: HIGHLIGHT_FILL, font: { color: { argb: 'FF9C0006' }, bold: true } },

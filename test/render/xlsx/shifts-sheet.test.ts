@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SHIFT_COLUMNS } from '../../../src/domain/shift-columns.js';
+import { zipEntries } from '../../support/workbook-xml.js';
 import { readWorkbook, renderWorkbook, rowValues, sheet } from './workbook-io.js';
 import { shiftRecord } from './shift-fixtures.js';
 
@@ -66,9 +67,21 @@ const records = [
 
 describe('the Shifts sheet', () => {
   let shifts: ExcelJS.Worksheet;
+  let stylesXml: string;
 
   beforeAll(async () => {
-    shifts = sheet(await readWorkbook(await renderWorkbook({ shifts: records })), 'Shifts');
+    const bytes = await renderWorkbook({ shifts: records });
+    shifts = sheet(await readWorkbook(bytes), 'Shifts');
+    stylesXml = zipEntries(bytes).get('xl/styles.xml')?.toString('utf8') ?? '';
+  });
+
+  it('uses the built-in date formats 14 and 22, which every reader sees in their own date order', () => {
+    const numFmtIds = new Set([...stylesXml.matchAll(/<xf [^>]*numFmtId="(\d+)"/g)].map((m) => m[1]));
+    expect(numFmtIds).toContain('14');
+    expect(numFmtIds).toContain('22');
+    // No format code of our own spells out a date order.
+    const codes = [...stylesXml.matchAll(/<numFmt [^>]*formatCode="([^"]*)"/g)].map((m) => m[1] ?? '');
+    expect(codes.filter((code) => /[yd]/i.test(code.replace(/"[^"]*"/g, '')))).toEqual([]);
   });
 
   it('has the declared headers in declaration order, bold', () => {
@@ -96,7 +109,7 @@ describe('the Shifts sheet', () => {
   it('shows local and UTC times as date-time cells with the wall clock of the data', () => {
     const start = cellOf(shifts, 2, 'start_local');
     expect(start.type).toBe(ValueType.Date);
-    expect(start.numFmt).toBe('yyyy-mm-dd hh:mm:ss');
+    expect(start.numFmt).toBe('m/d/yy "h":mm');
     expect(utcParts(start.value)).toBe('2024-05-01 08:00:00');
     expect(utcParts(cellOf(shifts, 2, 'start_utc').value)).toBe('2024-05-01 05:00:00');
     expect(utcParts(cellOf(shifts, 2, 'finish_local').value)).toBe('2024-05-01 16:00:00');
@@ -106,7 +119,7 @@ describe('the Shifts sheet', () => {
     expect(utcParts(cellOf(shifts, 4, 'start_local').value)).toBe('2024-05-02 00:15:00');
     const businessDate = cellOf(shifts, 4, 'business_date');
     expect(businessDate.type).toBe(ValueType.Date);
-    expect(businessDate.numFmt).toBe('yyyy-mm-dd');
+    expect(businessDate.numFmt).toBe('mm-dd-yy');
     expect(utcParts(businessDate.value)).toBe('2024-05-02 00:00:00');
     expect(cellOf(shifts, 4, 'start_utc_offset').value).toBe('+05:45');
   });

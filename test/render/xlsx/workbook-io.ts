@@ -40,6 +40,7 @@ export async function renderWorkbook(input: RenderInput = {}): Promise<Buffer> {
     createdAt: CREATED_AT,
     creator: 'shift-export test',
     matchRateThreshold: 0.8,
+    period: (input.about ?? defaultAbout()).period,
     ...input.options,
   });
   // Interleaved, as the pipeline delivers them.

@@ -92,6 +92,7 @@ function writer(sink: Writable, options: Partial<ShiftsWorkbookOptions> = {}): S
     createdAt: CREATED_AT,
     creator: 'shift-export test',
     matchRateThreshold: 0.8,
+    period: about().period,
     tempDir,
     ...options,
   });

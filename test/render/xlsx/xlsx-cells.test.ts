@@ -15,10 +15,11 @@ const require = createRequire(import.meta.url);
 const { dateToExcel } = require('exceljs/lib/utils/utils.js') as { dateToExcel(date: Date): number };
 
 describe('numberFormatOf', () => {
-  it('formats each kind so Excel shows what the CSV prints', () => {
-    expect(numberFormatOf({ kind: 'localDateTime' })).toBe('yyyy-mm-dd hh:mm:ss');
-    expect(numberFormatOf({ kind: 'utcDateTime' })).toBe('yyyy-mm-dd hh:mm:ss');
-    expect(numberFormatOf({ kind: 'date' })).toBe('yyyy-mm-dd');
+  it("formats each kind so Excel shows what the CSV prints, dates in the reader's own order", () => {
+    // exceljs's names of the built-in formats 22 and 14 (no format code of our own).
+    expect(numberFormatOf({ kind: 'localDateTime' })).toBe('m/d/yy "h":mm');
+    expect(numberFormatOf({ kind: 'utcDateTime' })).toBe('m/d/yy "h":mm');
+    expect(numberFormatOf({ kind: 'date' })).toBe('mm-dd-yy');
     expect(numberFormatOf({ kind: 'duration' })).toBe('[h]:mm');
     expect(numberFormatOf({ kind: 'decimal', places: 2 })).toBe('0.00');
     expect(numberFormatOf({ kind: 'integer' })).toBe('0');
