@@ -2,7 +2,7 @@
 // and, for in-process stage timings, the time spent inside the stage; the child wraps it with wall
 // time, CPU time and peak RSS (see measure.ts).
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -14,6 +14,7 @@ import { silentLogger } from '../src/logger.js';
 import { divisionDirectory } from '../src/pipeline/enrich.js';
 import { ShiftPipeline } from '../src/pipeline/shift-pipeline.js';
 import { WfmClient } from '../src/wfm/wfm-client.js';
+import { shiftsSheetSizes } from './zip-entries.js';
 
 export const MEASURE_KINDS = [
   'ceiling',
@@ -50,6 +51,8 @@ export interface MeasureOutcome {
   readonly bytes?: number;
   /** Milliseconds inside the measured stage, when the stage is timed in-process. */
   readonly stageMs?: number;
+  /** A workbook's Shifts sheet XML per exported shift (bytes), uncompressed and as stored. */
+  readonly sheetBytesPerRow?: { readonly xml: number; readonly compressed: number };
 }
 
 /**
@@ -159,10 +162,25 @@ async function exportEndToEnd(input: MeasureInput, format: string): Promise<Meas
     );
     if (code !== 0) throw new Error(`run exited ${code}: ${err || out}`);
     const fetched = /fetched ([\d,]+)/.exec(out)?.[1];
-    return { rows: fetched === undefined ? input.rows : Number(fetched.replaceAll(',', '')) };
+    return {
+      rows: fetched === undefined ? input.rows : Number(fetched.replaceAll(',', '')),
+      ...(local && format.includes('xlsx') ? { sheetBytesPerRow: sheetBytesPerRow(dir) } : {}),
+    };
   } finally {
     if (local) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The Shifts sheets' bytes per exported shift of the one export written into `dir`. */
+function sheetBytesPerRow(dir: string): { readonly xml: number; readonly compressed: number } {
+  const folder = readdirSync(dir).find((name) => existsSync(join(dir, name, 'manifest.json')));
+  if (folder === undefined) throw new Error(`no export in ${dir}`);
+  const manifest = JSON.parse(readFileSync(join(dir, folder, 'manifest.json'), 'utf8')) as {
+    counts: { exported: number };
+  };
+  const sizes = shiftsSheetSizes(readFileSync(join(dir, folder, 'shifts.xlsx')));
+  const rows = Math.max(1, manifest.counts.exported);
+  return { xml: sizes.xml / rows, compressed: sizes.compressed / rows };
 }
 
 /**

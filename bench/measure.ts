@@ -15,6 +15,8 @@ export interface MeasureResult {
   /** CPU of the main thread alone (Linux); cpuMs counts every thread. */
   readonly mainThreadCpuMs?: number;
   readonly stageMs?: number;
+  /** A workbook's Shifts sheet bytes per exported shift (uncompressed XML, and as stored). */
+  readonly sheetBytesPerRow?: { readonly xml: number; readonly compressed: number };
   readonly peakRssMb: number;
 }
 

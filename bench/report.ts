@@ -1,7 +1,7 @@
 // The bench's tables, as text: one line per measurement next to its target and the ceiling, and
 // the scale table (time per row, peak RSS per size).
 
-import { amdahlSpeedUp, type BenchLine } from './bench-lines.js';
+import { amdahlSpeedUp, median, type BenchLine } from './bench-lines.js';
 import type { MeasureResult } from './measure.js';
 
 export interface LineSummary {
@@ -59,7 +59,8 @@ export function formatLineTable(summaries: readonly LineSummary[]): string {
     ratio(s.rowsPerSecond, duckdb),
     ...amdahl(s.serialFraction),
     s.line.targetRowsPerSecond === undefined ? '' : `≥ ${int(s.line.targetRowsPerSecond)}`,
-    verdict(s),
+    s.line.targetOfDuckdb === undefined ? '' : `≥ ${s.line.targetOfDuckdb.toFixed(2)}×`,
+    verdict(s, duckdb),
   ]);
   return table(
     [
@@ -75,17 +76,28 @@ export function formatLineTable(summaries: readonly LineSummary[]): string {
       'serial',
       'Amdahl ×4/8/16 cores',
       'target rows/s',
+      'target of duckdb',
       '',
     ],
     rows,
   );
 }
 
-function verdict(s: LineSummary): string {
+function verdict(s: LineSummary, duckdb: number | undefined): string {
   const slow = s.line.targetRowsPerSecond !== undefined && s.rowsPerSecond < s.line.targetRowsPerSecond;
+  const behind =
+    s.line.targetOfDuckdb !== undefined &&
+    duckdb !== undefined &&
+    s.rowsPerSecond < s.line.targetOfDuckdb * duckdb;
   const fat = s.peakRssMb > s.line.rssLimitMb;
-  if (!slow && !fat) return 'ok';
-  return [slow ? 'short' : '', fat ? `RSS > ${s.line.rssLimitMb}` : ''].filter(Boolean).join(', ');
+  if (!slow && !behind && !fat) return 'ok';
+  return [
+    slow ? 'short' : '',
+    behind ? `< ${s.line.targetOfDuckdb?.toFixed(2)}× duckdb` : '',
+    fat ? `RSS > ${s.line.rssLimitMb}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 export function formatScaleTable(scale: readonly ScaleSummary[]): string {
@@ -108,4 +120,22 @@ export function splitRatio(summaries: readonly LineSummary[]): string | undefine
   const whole = summaries.find((s) => s.line.kind !== 'split' && s.line.divisions === split?.line.divisions);
   if (split === undefined || whole === undefined) return undefined;
   return `split/unsplit time ratio (${split.line.divisions ?? '?'} divisions): ${(split.wallMs / whole.wallMs).toFixed(2)}× (${secs(split.wallMs)} s / ${secs(whole.wallMs)} s), peak RSS ${split.peakRssMb.toFixed(0)} MB / ${whole.peakRssMb.toFixed(0)} MB`;
+}
+
+/** The sheet XML target: bytes of the Shifts sheet per shift row, uncompressed. */
+export const SHEET_BYTES_TARGET = 900;
+
+/** One line per workbook line: its Shifts sheet's bytes per shift row (medians), beside the target. */
+export function formatSheetBytes(summaries: readonly LineSummary[]): string | undefined {
+  const lines = summaries.flatMap((s) => {
+    const sizes = s.runs.flatMap((r) => (r.sheetBytesPerRow === undefined ? [] : [r.sheetBytesPerRow]));
+    if (sizes.length === 0) return [];
+    const xml = median(sizes.map((size) => size.xml));
+    const compressed = median(sizes.map((size) => size.compressed));
+    const verdict = xml <= SHEET_BYTES_TARGET ? 'ok' : 'over';
+    return [
+      `${s.line.name}: ${int(xml)} B of sheet XML per shift row (${int(compressed)} B deflated), target ≤ ${SHEET_BYTES_TARGET} B: ${verdict}`,
+    ];
+  });
+  return lines.length === 0 ? undefined : `Shifts sheet bytes per row\n${lines.join('\n')}`;
 }

@@ -58,6 +58,7 @@ import type { MeasureInput } from './measure-kinds.js';
 import type { MeasureResult } from './measure.js';
 import {
   formatLineTable,
+  formatSheetBytes,
   formatScaleTable,
   splitRatio,
   type LineSummary,
@@ -338,6 +339,8 @@ if (values.soak) {
   process.stdout.write(`${formatLineTable(summaries)}\n`);
   const ratio = splitRatio(summaries);
   if (ratio !== undefined) process.stdout.write(`${ratio}\n`);
+  const sheetBytes = formatSheetBytes(summaries);
+  if (sheetBytes !== undefined) process.stdout.write(`\n${sheetBytes}\n`);
   // Targets missed are reported in the table, not as a failure: the bench measures, CI only
   // checks that it runs (a loaded machine would make a timed gate flaky).
   if (!values['no-record'])

@@ -56,3 +56,32 @@ export function zipEntries(zip: Buffer): ZipEntry[] {
 export function entryData(entry: ZipEntry): Buffer {
   return entry.method === 8 ? inflateRawSync(entry.raw) : Buffer.from(entry.raw);
 }
+
+/**
+ * The uncompressed bytes of a workbook's Shifts sheets ("Shifts", "Shifts (2)"…, found by name
+ * through workbook.xml and its relationships) and their compressed bytes in the archive.
+ */
+export function shiftsSheetSizes(zip: Buffer): { readonly xml: number; readonly compressed: number } {
+  const entries = new Map(zipEntries(zip).map((entry) => [entry.name, entry]));
+  const text = (name: string): string => {
+    const entry = entries.get(name);
+    return entry === undefined ? '' : entryData(entry).toString('utf8');
+  };
+  const targets = new Map(
+    [...text('xl/_rels/workbook.xml.rels').matchAll(/Id="([^"]+)"[^>]*Target="([^"]+)"/g)].map((m) => [
+      m[1],
+      m[2],
+    ]),
+  );
+  let xml = 0;
+  let compressed = 0;
+  for (const m of text('xl/workbook.xml').matchAll(/<sheet [^>]*name="([^"]+)"[^>]*r:id="([^"]+)"/g)) {
+    if (!/^Shifts( \(\d+\))?$/.test(m[1] ?? '')) continue;
+    const target = (targets.get(m[2] ?? '') ?? '').replace(/^\/?(xl\/)?/, 'xl/');
+    const entry = entries.get(target);
+    if (entry === undefined) continue;
+    xml += entry.size;
+    compressed += entry.compressedSize;
+  }
+  return { xml, compressed };
+}
