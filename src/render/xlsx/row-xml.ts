@@ -1,12 +1,19 @@
-// A table row as SpreadsheetML text: byte for byte what exceljs 4.4's streaming worksheet writes
-// for `addRow(values)` + one style per cell + `commit()`, without building its Row, Cell and model
+// A table row as SpreadsheetML text: the cells exceljs 4.4's streaming worksheet writes for
+// `addRow(values)` + one style per cell + `commit()`, without building its Row, Cell and model
 // objects for every cell, which cost more than the rest of the export together (docs/performance.md).
 // The cells' styles are still registered in exceljs's style table, in the order exceljs would, so
 // styles.xml comes out the same too.
 //
-// test/render/xlsx/row-xml.test.ts holds whole workbooks written this way equal to the same rows
-// (through the XML gate) written through exceljs's own API; a future exceljs that renders rows
-// differently fails there.
+// Fewer bytes than exceljs writes, as every byte of a sheet is rendered and then deflated: a row
+// has no `spans` and no `x14ac:dyDescent` (both optional hints), and a cell names its reference
+// (`r="AB4"`) when it is the row's first or does not follow the cell before it in its row; the
+// others readers place after the cell before (ECMA-376 part 1, 18.3.1.4: r is optional; Excel,
+// LibreOffice, openpyxl and exceljs read it so). A Shifts row went from 1.73 to about 1.4 KB, and
+// from 348 to about 240 bytes deflated (docs/performance.md, "The sheet XML").
+//
+// test/render/xlsx/row-xml.test.ts holds whole workbooks written this way equal, part for part and
+// cell for cell, to the same rows (through the XML gate) written through exceljs's own API; a
+// future exceljs that renders rows differently fails there.
 
 import { spreadsheetSafeText, SUSPECT } from '../../domain/spreadsheet-safe-text.js';
 import type { StyleRegistry } from './exceljs-adapter.js';
@@ -74,8 +81,10 @@ interface CellHead {
   readonly style: CellStyle;
   readonly type: number;
   readonly styleId: number;
-  /** `"` closing the reference, the s attribute, and VALUE_OPEN of the type. */
+  /** The s attribute and VALUE_OPEN of the type: what follows `<c` in a cell without a reference. */
   readonly afterRef: string;
+  /** `"` closing the reference, then afterRef. */
+  readonly refEnd: string;
 }
 
 /** The style ids a renderer has had from the style table so far. */
@@ -124,16 +133,19 @@ export class RowXmlRenderer {
     // The row's style before its cells': the order in which exceljs registers them.
     const rowStyle = this.rowStyle();
     const ref = String(rowNumber);
-    let xml = `<row r="${ref}" spans="1:${values.length}"${rowStyle === 0 ? '' : ` s="${rowStyle}" customFormat="1"`} x14ac:dyDescent="0.25">`;
+    let xml = `<row r="${ref}"${rowStyle === 0 ? '' : ` s="${rowStyle}" customFormat="1"`}>`;
+    // The column of the last cell written: a cell right after it needs no reference. The first
+    // cell of a row always names its own, as some readers (exceljs's) place a cell without one
+    // only after a cell they have placed.
+    let written = -2;
     for (let i = 0; i < values.length; i++) {
       const value = values[i] ?? null;
       const type = cellTypeOf(value);
       const head = this.head(i, value === null ? undefined : styles[i], type);
-      if (value === null) {
-        if (head.styleId !== 0) xml += this.open(i) + ref + head.afterRef;
-        continue;
-      }
-      xml += this.open(i) + ref + head.afterRef;
+      if (value === null && head.styleId === 0) continue;
+      xml += i === written + 1 ? `<c${head.afterRef}` : this.open(i) + ref + head.refEnd;
+      written = i;
+      if (value === null) continue;
       switch (typeof value) {
         case 'number':
           xml += `${value}</v></c>`;
@@ -172,12 +184,8 @@ export class RowXmlRenderer {
     const last = this.heads[index];
     if (last !== undefined && last.style === style && last.type === type) return last;
     const styleId = style === undefined ? this.unstyled(type) : this.styleIdOf(style, type);
-    const head: CellHead = {
-      style,
-      type,
-      styleId,
-      afterRef: `"${styleId === 0 ? '' : ` s="${styleId}"`}${VALUE_OPEN[type] ?? ''}`,
-    };
+    const afterRef = `${styleId === 0 ? '' : ` s="${styleId}"`}${VALUE_OPEN[type] ?? ''}`;
+    const head: CellHead = { style, type, styleId, afterRef, refEnd: `"${afterRef}` };
     this.heads[index] = head;
     return head;
   }
