@@ -55,7 +55,7 @@ const NOW = new Date('2024-04-01T03:00:00Z');
 const GOLDEN: Readonly<Record<string, string>> = {
   'shifts.csv': 'bcda505504b5db6dec5bbe0755c493fbdd1629f189ab30d33284d5412c2ebde3',
   'rejected.csv': 'fdc09d4585fffd2873156c8eb40459c13eddb1008c8759eb20e6bb724d0a2709',
-  'shifts.xlsx': '551cadb75d75837f401e9fe40aaa2ef677915ee174a3397deb7eeb6498eabc84',
+  'shifts.xlsx': 'b5df5125db79485f65a07f8d7630ce163f1dd5c88f7b157170a734d3eceec33a',
   'summary_by_division.csv': '4b5e7e2892cbb3c6e2ab3b7147b6f2d66036fa97ec81f3feb615ef7c3f90eb11',
   'summary_by_day.csv': '76566eeee5b8ec0f2a4381523e055a33305cc158fef758e0e0057bb72d7a2308',
   'summary_by_region.csv': '5958bc1fc6923117b979df8605a3618bc0d9df147cc3094b320d8dad68e5950e',

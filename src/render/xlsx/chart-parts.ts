@@ -195,9 +195,9 @@ function lineSeriesXml(
 
 function axesXml(chart: ChartCommon): string {
   const { category, value } = BAR_AXES;
-  // Linked to the cells' format, so dates read in the reader's date order as the cells do.
-  const categoryFormat =
-    chart.dateCategories === true ? '<c:numFmt formatCode="General" sourceLinked="1"/>' : '';
+  // No number format of the axis's own: its labels take the cells' (built-in, locale) date
+  // format, so dates read in the reader's date order. A source-linked numFmt is not the same: with
+  // no cached values to carry a format code, LibreOffice shows its formatCode (General: 46342).
   const language = chart.titleLanguage ?? 'en-US';
   const range =
     chart.valueRange === undefined
@@ -207,7 +207,6 @@ function axesXml(chart: ChartCommon): string {
     `<c:catAx><c:axId val="${category}"/><c:scaling><c:orientation val="minMax"/></c:scaling>` +
     '<c:delete val="0"/><c:axPos val="b"/>' +
     richTitle(chart.axisTitles.category, language, 1000) +
-    categoryFormat +
     '<c:majorTickMark val="out"/><c:minorTickMark val="none"/><c:tickLblPos val="low"/>' +
     `<c:crossAx val="${value}"/><c:crosses val="autoZero"/><c:auto val="1"/><c:lblAlgn val="ctr"/>` +
     '<c:lblOffset val="100"/><c:noMultiLvlLbl val="0"/></c:catAx>' +
