@@ -6,7 +6,9 @@
 //   docs/mail-ru.png      the HTML part of the Russian manager's mail of «Центр», drawn by headless
 //                         Chromium at 720 px wide, as a mail client about that wide shows it;
 //   docs/overview-ru.png  the top of page 1 of that mail's workbook, shifts.ru.xlsx, printed by
-//                         LibreOffice and drawn at 100 dpi by pdftoppm: the Overview sheet.
+//                         LibreOffice and drawn at 100 dpi by pdftoppm: the Overview sheet;
+//   docs/overview.png     the same of the whole export's English workbook of 2026-11-16..22 (the
+//                         README's picture), printed in an en-US locale.
 // Every name in them is the sandbox's invention. Run after `npm run build`; needs chromium,
 // soffice (Debian: libreoffice-calc) and pdftoppm (poppler-utils).
 //
@@ -115,7 +117,36 @@ try {
     ]);
 
   const folder = join(work, 'exports', DEFINITION, WEEK, 'divisions', String(DIVISION));
-  const pdfDir = join(work, 'pdf');
+  // The cells are numbers and dates with locale-neutral formats: in a Russian locale LibreOffice
+  // shows them as a Russian reader's spreadsheet does (74,1 %, 2 108,1, 16.11.2026).
+  await overviewPicture(join(folder, 'shifts.ru.xlsx'), 'ru_RU', 'overview-ru');
+
+  // The whole export, unsplit, in English: the README's picture.
+  const [from, to] = WEEK.split('_');
+  await run(
+    process.execPath,
+    [join(root, 'bin/shift-export.js'), 'run', '--from', from, '--to', to, '--format', 'xlsx'],
+    {
+      env: {
+        ...Object.fromEntries(Object.entries(env).filter(([key]) => key !== 'EXPORTS_FILE')),
+        EXPORT_DEST: join(work, 'demo'),
+      },
+    },
+  );
+  await overviewPicture(join(work, 'demo', WEEK, 'shifts.xlsx'), 'en_US', 'overview');
+
+  for (const name of ['mail-ru.png', 'overview-ru.png', 'overview.png'])
+    console.log(`docs/${name}: ${Math.round(statSync(join(root, 'docs', name)).size / 1024)} KB`);
+  if (keep !== undefined) console.log(`kept in ${work}: ${readdirSync(work).join(', ')}`);
+} finally {
+  await sandbox.close();
+  await new Promise((resolve) => smtp.close(resolve));
+  if (keep === undefined) rmSync(work, { recursive: true, force: true });
+}
+
+/** Page 1 of `workbook` printed by LibreOffice in `locale`, its top drawn as docs/`name`.png. */
+async function overviewPicture(workbook, locale, name) {
+  const pdfDir = join(work, `pdf-${name}`);
   const profile = join(work, 'lo-profile');
   await run(
     'soffice',
@@ -126,14 +157,13 @@ try {
       'pdf',
       '--outdir',
       pdfDir,
-      join(folder, 'shifts.ru.xlsx'),
+      workbook,
     ],
-    // The cells are numbers with locale-neutral formats: in a Russian locale LibreOffice shows them
-    // as a Russian reader's spreadsheet does (74,1 %, 2 108,1, 16 ноя).
-    { timeout: 300_000, env: { ...process.env, LANG: 'ru_RU.UTF-8', LC_ALL: 'ru_RU.UTF-8' } },
+    { timeout: 300_000, env: { ...process.env, LANG: `${locale}.UTF-8`, LC_ALL: `${locale}.UTF-8` } },
   );
-  // The top of page 1 at 100 dpi, as docs/overview.png shows the English one: the headline and the
-  // two charts (at 70 dpi the sheet's text cannot be read); the charts' tables below are left out.
+  const pdf = join(pdfDir, readdirSync(pdfDir).find((file) => file.endsWith('.pdf')) ?? 'missing.pdf');
+  // The top of page 1 at 100 dpi: the headline and the two charts (at 70 dpi the sheet's text
+  // cannot be read); the charts' tables below are left out.
   await run('pdftoppm', [
     '-png',
     '-r',
@@ -151,16 +181,9 @@ try {
     '-H',
     String(OVERVIEW_AREA.height),
     '-singlefile',
-    join(pdfDir, 'shifts.ru.pdf'),
-    join(root, 'docs/overview-ru'),
+    pdf,
+    join(root, 'docs', name),
   ]);
-  for (const name of ['mail-ru.png', 'overview-ru.png'])
-    console.log(`docs/${name}: ${Math.round(statSync(join(root, 'docs', name)).size / 1024)} KB`);
-  if (keep !== undefined) console.log(`kept in ${work}: ${readdirSync(work).join(', ')}`);
-} finally {
-  await sandbox.close();
-  await new Promise((resolve) => smtp.close(resolve));
-  if (keep === undefined) rmSync(work, { recursive: true, force: true });
 }
 
 /** The HTML file drawn by headless Chromium, 720 px wide, as `png`. */
