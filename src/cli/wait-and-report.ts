@@ -4,6 +4,7 @@
 // Resolves with the exit code: 0 completed, 1 failed; throws RedisUnavailableError when Redis stays
 // unreachable for `redisOutageMs` while we wait.
 
+import { ShiftExportError } from '../errors.js';
 import { oneLine } from '../one-line.js';
 import { readExportJobResult } from '../queue/export-job-result.js';
 import type { Producer } from '../queue/producer.js';
@@ -22,25 +23,36 @@ export async function waitAndReport(
   describe?: (value: unknown) => string | undefined,
   redisOutageMs: number = WAIT_REDIS_OUTAGE_MS,
 ): Promise<number> {
-  const events = await producer.events();
   let lastPhase = '';
-  // Without this, a Redis that goes away while we wait leaves the command waiting forever.
+  // Without this, a Redis that goes away while we wait leaves the command waiting forever. Watched
+  // from the start: Redis can go away while the events are being opened, right after the job id
+  // was printed.
   const outage = watchRedisOutage(
     [producer.connection],
     redisOutageMs,
     producer.config.redis,
     `waiting for job ${jobId} (it goes on when Redis is back: shift-export status ${jobId})`,
   );
+  // A command Redis does not answer fails at once (the producer queues nothing offline): while the
+  // connection is down such an error says only that Redis is away, and the watch says whether it
+  // stays away long enough to give up.
+  const untilLost = <T>(step: Promise<T>): Promise<T> => {
+    const answered = step.catch((error: unknown) => {
+      if (error instanceof ShiftExportError || producer.connection.status === 'ready') throw error;
+      return outage.lost;
+    });
+    return Promise.race([answered, outage.lost]);
+  };
   let outcome: Awaited<ReturnType<typeof waitForJob>>;
   try {
-    outcome = await Promise.race([
+    const events = await untilLost(producer.events());
+    outcome = await untilLost(
       waitForJob(producer.queue, events, jobId, (p) => {
         if (io.stderr.isTTY) io.stderr.write(`\r\x1b[K${progressText(p)}`);
         else if (p.phase !== lastPhase) io.stderr.write(`${progressText(p)}\n`);
         lastPhase = p.phase;
       }),
-      outage.lost,
-    ]);
+    );
   } finally {
     outage.dispose();
     if (io.stderr.isTTY && lastPhase !== '') io.stderr.write('\r\x1b[K');

@@ -11,9 +11,17 @@ import { EXPORT_QUEUE_NAME } from './queue-names.js';
 import type { QueueTuning } from '../config/queue-tuning.js';
 import { closeRedis, connectRedis } from './redis-connection.js';
 import { settleWithin } from '../settle-within.js';
+import { ShiftExportError } from '../errors.js';
 
 /** Longest wait for each closing step. */
 const CLOSE_TIMEOUT_MS = 3_000;
+
+/** events() was still setting up when the producer was closed (a wait that was given up). */
+export class ProducerClosedError extends ShiftExportError {
+  constructor() {
+    super('PRODUCER_CLOSED', 'the queue connection was closed while its events were being opened');
+  }
+}
 
 export interface Producer {
   readonly config: QueueConfig;
@@ -45,7 +53,8 @@ export async function openProducer(options: ProducerOptions): Promise<Producer> 
   const queue = openExportQueue(connection, config);
   queue.on('error', (error) => logger.warn({ err: error }, 'queue error'));
   let flows: FlowProducer | undefined;
-  const events: { queueEvents: QueueEvents; connection: RedisClient }[] = [];
+  const events: { queueEvents?: QueueEvents; connection: RedisClient }[] = [];
+  let closed = false;
   return {
     config,
     connection,
@@ -63,24 +72,38 @@ export async function openProducer(options: ProducerOptions): Promise<Producer> 
         connectTimeoutMs: tuning.redisConnectTimeoutMs,
         logger,
       });
+      if (closed) {
+        await closeRedis(eventsConnection);
+        throw new ProducerClosedError();
+      }
+      const entry: { queueEvents?: QueueEvents; connection: RedisClient } = { connection: eventsConnection };
+      events.push(entry);
       // Read from the stream's newest entry as it is now, not from '$': '$' means "after whatever
       // is newest when the first blocking read arrives", and a job that finishes before that read
       // (after its waiter found it unfinished) would never be heard of: the wait would hang.
-      const queueEvents = new QueueEvents(EXPORT_QUEUE_NAME, {
+      const lastEventId = await newestEventId(connection, queue.keys['events']!);
+      if (closed) throw new ProducerClosedError();
+      // BullMQ reads on a duplicate of eventsConnection. Not waiting for it to be ready (nor for its
+      // version check, which is what that wait is for) keeps it closable: BullMQ's close first
+      // waits for the connection to be ready, so a Redis that goes away while the duplicate
+      // connects would otherwise leave a connection nobody can end, and a process that never exits.
+      // Nothing is missed meanwhile: the reads start from lastEventId whenever they start.
+      entry.queueEvents = new QueueEvents(EXPORT_QUEUE_NAME, {
         connection: eventsConnection,
         prefix: config.prefix,
-        lastEventId: await newestEventId(connection, queue.keys['events']!),
+        lastEventId,
+        skipWaitingForReady: true,
+        skipVersionCheck: true,
       });
-      queueEvents.on('error', (error) => logger.warn({ err: error }, 'queue events error'));
-      events.push({ queueEvents, connection: eventsConnection });
-      await queueEvents.waitUntilReady();
-      return queueEvents;
+      entry.queueEvents.on('error', (error) => logger.warn({ err: error }, 'queue events error'));
+      return entry.queueEvents;
     },
     async close() {
       // Bounded: with Redis unreachable these would wait for it forever, and a command that has
       // already said what went wrong must still exit.
+      closed = true;
       for (const e of events) {
-        await settleWithin(e.queueEvents.close(), CLOSE_TIMEOUT_MS);
+        if (e.queueEvents !== undefined) await settleWithin(e.queueEvents.close(), CLOSE_TIMEOUT_MS);
         await closeRedis(e.connection);
       }
       if (flows !== undefined) await settleWithin(flows.close(), CLOSE_TIMEOUT_MS);

@@ -1,13 +1,17 @@
 // Waits for a job to finish, reporting its progress events on the way: what `enqueue --wait` and
-// `backfill --wait` do. Built on QueueEvents and job.waitUntilFinished, which also covers a job
-// that finished before we started listening. The events are how a wait usually ends, but not the
-// only way: the job is also looked up now and then, and
+// `backfill --wait` do. The job's `completed` and `failed` events usually end the wait, but not
+// alone: the job is also looked up at once (it may have finished before we listened) and then now
+// and then, and
 // - a job found finished ends the wait with that outcome, whether or not its event was heard. An
 //   event can fail to arrive: the events connection (its own connection, blocking on the stream)
 //   may be stuck after a failover or a network fault while the job completes on the new primary,
 //   and nothing else would ever end the wait.
 // - a job missing twice in a row ends the wait with JobLostError: a failover loses the newest
 //   writes (replication is asynchronous), and a job that is gone sends no event ever again.
+// Not job.waitUntilFinished(): its own look-up runs inside a promise executor, so when Redis is
+// away its error escapes the wait as an unhandled rejection, and it first waits for the events
+// connection to be ready, which may never come. Here a look-up that Redis does not answer proves
+// nothing, and the caller's outage watch says when Redis is gone.
 
 import type { Queue, QueueEvents } from 'bullmq';
 import { ShiftExportError } from '../errors.js';
@@ -51,25 +55,32 @@ export async function waitForJob(
     const parsed = progressSchema.safeParse(data);
     if (parsed.success) onProgress(parsed.data);
   };
+  let heard: (outcome: JobOutcome) => void = () => undefined;
+  const finished = new Promise<JobOutcome>((resolve) => (heard = resolve));
+  const onCompleted = ({ jobId: id, returnvalue }: { jobId: string; returnvalue: unknown }): void => {
+    if (id === jobId) heard({ state: 'completed', returnValue: returnvalue });
+  };
+  const onFailed = ({ jobId: id, failedReason }: { jobId: string; failedReason: string }): void => {
+    if (id === jobId) heard({ state: 'failed', reason: failedReason });
+  };
   events.on('progress', listener);
+  events.on('completed', onCompleted);
+  events.on('failed', onFailed);
+  // Listening first, then the first look-up: a job that finished before is found, one that
+  // finishes after is heard.
   const lookups = watchJob(queue, jobId, checkMs);
   try {
-    const finished = job.waitUntilFinished(events).then(
-      (returnValue: unknown): JobOutcome => ({ state: 'completed', returnValue }),
-      (error: unknown): JobOutcome => ({
-        state: 'failed',
-        reason: error instanceof Error ? error.message : String(error),
-      }),
-    );
     return await Promise.race([finished, lookups.outcome]);
   } finally {
     lookups.stop();
     events.off('progress', listener);
+    events.off('completed', onCompleted);
+    events.off('failed', onFailed);
   }
 }
 
 /**
- * Looks the job up every `intervalMs`: `outcome` resolves once it is found completed or failed,
+ * Looks the job up at once and then every `intervalMs`: `outcome` resolves once it is found completed or failed,
  * and rejects once it was missing twice in a row (once could be a job that just finished and was
  * removed while its event is on the way). A look-up that fails (Redis away) proves nothing: the
  * caller's outage watch covers that.
@@ -98,7 +109,7 @@ function watchJob(
       timer = setTimeout(() => void check(), intervalMs);
       timer.unref();
     };
-    schedule();
+    void check();
   });
   // Nobody may be listening when the wait ends another way.
   outcome.catch(() => undefined);
