@@ -37,6 +37,7 @@ import { localiseShift } from '../src/pipeline/localise.js';
 import { isRejected, validateShift } from '../src/pipeline/validate.js';
 import { BusinessDayWindow } from '../src/pipeline/window.js';
 import { CsvRecordEncoder } from '../src/render/csv/csv-table-writer.js';
+import { SharedTexts } from '../src/render/xlsx/shared-texts.js';
 import { renderShiftRowsXml, type ShiftStyleIds } from '../src/render/xlsx/shift-rows-xml.js';
 import { parseCut, type ScannedCut } from '../src/wfm/scanned-cut.js';
 import { WfmClient } from '../src/wfm/wfm-client.js';
@@ -131,6 +132,9 @@ const SHEET_STYLES: ShiftStyleIds = {
   unstyled: [[0, 0]],
   row: 0,
 };
+/** The shared-strings table a workbook would have, bounded as one is: its indices counted here. */
+let sharedTexts = 0;
+const SHEET_TEXTS = new SharedTexts({ add: () => sharedTexts++ });
 const hasher = new RowHasher<ShiftRecord>(SHIFT_COLUMNS);
 const encoder = new CsvRecordEncoder(SHIFT_COLUMNS, setup.csv ?? { delimiter: ',', bom: false });
 
@@ -153,7 +157,7 @@ if (values.only === 'csv' || values.only === 'sheet') {
   const render =
     values.only === 'csv'
       ? (records: ShiftRecord[]) => encoder.records(records)
-      : (records: ShiftRecord[]) => renderShiftRowsXml(records, 2, SHEET_STYLES);
+      : (records: ShiftRecord[]) => renderShiftRowsXml(records, 2, SHEET_STYLES, SHEET_TEXTS);
   const times: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     times.push(cpuMicros(() => rowsOfCuts.forEach(render)));
@@ -209,7 +213,7 @@ function stagesOf(cut: ScannedCut, spent: Float64Array): void {
   encoder.records(inWindow);
   lap();
   if (values.sheet !== true) return;
-  renderShiftRowsXml(inWindow, 2, SHEET_STYLES);
+  renderShiftRowsXml(inWindow, 2, SHEET_STYLES, SHEET_TEXTS);
   lap();
 }
 

@@ -27,6 +27,8 @@ import {
 } from '../render/parquet/parquet-cells.js';
 import { idsOf } from '../wfm/resume-position.js';
 import { parseCut, type ScannedCut } from '../wfm/scanned-cut.js';
+import { SHARED_TEXT_COLUMN_NAMES } from '../render/xlsx/shared-texts.js';
+import { sharedTextOf } from '../render/xlsx/shift-rows-xml.js';
 import { SpoolLineEncoder, spoolRecords } from './division-spool.js';
 import { SpareBuffers } from './spare-buffers.js';
 
@@ -62,13 +64,21 @@ interface CutEncoders {
   readonly csv: CsvRecordEncoder<ShiftRecord> | undefined;
   readonly lines: SpoolLineEncoder | undefined;
   readonly parquet: ParquetCellEncoder<ShiftRecord> | undefined;
+  /** The rows' sheet rows are rendered: their shared texts are labelled. */
+  readonly sheetTexts: boolean;
 }
 
-function cutEncoders(csv: CsvTableOptions | undefined, lines: boolean, parquet: boolean): CutEncoders {
+function cutEncoders(
+  csv: CsvTableOptions | undefined,
+  lines: boolean,
+  parquet: boolean,
+  sheetTexts: boolean,
+): CutEncoders {
   return {
     csv: csv === undefined ? undefined : new CsvRecordEncoder(SHIFT_COLUMNS, csv),
     lines: lines ? new SpoolLineEncoder() : undefined,
     parquet: parquet ? new ParquetCellEncoder(SHIFT_COLUMNS) : undefined,
+    sheetTexts,
   };
 }
 
@@ -106,8 +116,23 @@ export const LABEL = {
   shopLocality: 3,
   userLogin: 4,
   userDisplayName: 5,
+  /**
+   * Then, with a workbook, the texts of its cells that go into the shared-strings table, one per
+   * SHARED_TEXT_SHIFT_COLUMNS column, as the cells hold them (shift-rows-xml.ts, sharedTextOf);
+   * without one, -1.
+   */
+  sharedTexts: 6,
 } as const;
-export const LABELS = 6;
+export const LABELS = LABEL.sharedTexts + SHARED_TEXT_COLUMN_NAMES.length;
+
+/** A worked cut, with what its thread keeps to render its sheet rows (sheet-rows-work.ts). */
+export interface KeptCut {
+  readonly worked: WorkedCut;
+  /** The records of its admitted rows, in order. */
+  readonly records: readonly ShiftRecord[];
+  /** Each of its label texts' index in `worked.strings`. */
+  readonly labels: ReadonlyMap<string, number>;
+}
 
 export interface WorkedCut {
   /**
@@ -171,17 +196,22 @@ export class CutWorker {
 
   constructor(setup: CutWorkSetup) {
     this.#setup = setup;
-    this.#report = cutEncoders(setup.csv, setup.spoolLines === true, setup.parquet === true);
+    this.#report = cutEncoders(
+      setup.csv,
+      setup.spoolLines === true,
+      setup.parquet === true,
+      setup.sheetRows === true,
+    );
     const division = setup.division;
-    this.#division = division && cutEncoders(division.csv, false, division.parquet);
+    this.#division = division && cutEncoders(division.csv, false, division.parquet, division.sheetRows);
   }
 
   work(cut: ScannedCut): WorkedCut {
     return this.workKeepingRecords(cut).worked;
   }
 
-  /** The worked cut, and the records of its admitted rows, in order. */
-  workKeepingRecords(cut: ScannedCut): { worked: WorkedCut; records: readonly ShiftRecord[] } {
+  /** The worked cut, the records of its admitted rows, in order, and its labels by text. */
+  workKeepingRecords(cut: ScannedCut): KeptCut {
     const rows = parseCut(cut);
     const texts = rows.texts;
     const n = rows.length;
@@ -212,8 +242,7 @@ export class CutWorker {
       records.push(enrichShift(localised, this.#setup.divisions));
     }
     texts?.release();
-    const worked = this.#render(records, rejected, this.#report, n, (ids) => idsOf(rows, ids));
-    return { worked, records };
+    return this.#render(records, rejected, this.#report, n, (ids) => idsOf(rows, ids));
   }
 
   /**
@@ -221,10 +250,7 @@ export class CutWorker {
    * localised and enriched, exported once) worked into the same shape as a report's cut, with
    * the division's outputs: every row admitted, none rejected.
    */
-  workSpoolLines(cut: { readonly bytes: Uint8Array; readonly start: number; readonly end: number }): {
-    worked: WorkedCut;
-    records: readonly ShiftRecord[];
-  } {
+  workSpoolLines(cut: { readonly bytes: Uint8Array; readonly start: number; readonly end: number }): KeptCut {
     const encoders = this.#division;
     if (encoders === undefined) throw new Error('these threads work no division spool cuts');
     const records = spoolRecords(
@@ -237,10 +263,9 @@ export class CutWorker {
     const n = records.length;
     if (this.#outcomes.length < n) this.#outcomes = new Uint8Array(n * 2);
     this.#outcomes.fill(ROW_ADMITTED, 0, n);
-    const worked = this.#render(records, [], encoders, n, (ids) => {
+    return this.#render(records, [], encoders, n, (ids) => {
       for (let k = 0; k < n; k++) ids[k] = (records[k] as ShiftRecord).shift.id;
     });
-    return { worked, records };
   }
 
   /** The worked cut of `n` rows whose admitted ones are `records`, rendered with `encoders`. */
@@ -250,7 +275,7 @@ export class CutWorker {
     encoders: CutEncoders,
     n: number,
     fillIds: (ids: Float64Array) => void,
-  ): WorkedCut {
+  ): KeptCut {
     const outcomes = this.#outcomes;
     if (this.#csvEnds.length < records.length) this.#csvEnds = new Int32Array(records.length * 2);
     // In the encoder's scratch until the cut's buffer is carved to their size; copied there.
@@ -261,7 +286,7 @@ export class CutWorker {
     const arrays = carve(this.#spare, n, records.length, csv?.length, lines?.length, parquet);
     fillIds(arrays.ids);
     arrays.outcomes.set(outcomes.subarray(0, n));
-    const strings = this.#fill(records, arrays);
+    const { strings, labels } = this.#fill(records, arrays, encoders.sheetTexts);
     if (csv !== undefined) {
       arrays.csv?.set(csv);
       arrays.csvEnds?.set(this.#csvEnds.subarray(0, records.length));
@@ -271,7 +296,7 @@ export class CutWorker {
       arrays.lineEnds?.set(this.#lineEnds.subarray(0, records.length));
     }
     if (arrays.parquet !== undefined) encoders.parquet?.copyInto(arrays.parquet);
-    return { ...arrays, rejected, strings };
+    return { worked: { ...arrays, rejected, strings }, records, labels };
   }
 
   /**
@@ -282,8 +307,15 @@ export class CutWorker {
     this.#spare.give(buffer);
   }
 
-  /** The admitted rows' facts, labels and fingerprints; returns the label texts. */
-  #fill(records: readonly ShiftRecord[], { facts, labels, hashes }: CutArrays): string[] {
+  /**
+   * The admitted rows' facts, labels and fingerprints (with `sheetTexts`, their shared texts'
+   * labels too); returns the label texts, and each one's label.
+   */
+  #fill(
+    records: readonly ShiftRecord[],
+    { facts, labels, hashes }: CutArrays,
+    sheetTexts: boolean,
+  ): { strings: string[]; labels: Map<string, number> } {
     const strings: string[] = [];
     const indexes = new Map<string, number>();
     const label = (text: string | null): number => {
@@ -319,9 +351,11 @@ export class CutWorker {
       labels[l + LABEL.shopLocality] = label(shift.shop_locality);
       labels[l + LABEL.userLogin] = label(shift.user_login);
       labels[l + LABEL.userDisplayName] = label(shift.user_display_name);
+      for (let c = 0; c < SHARED_TEXT_COLUMN_NAMES.length; c++)
+        labels[l + LABEL.sharedTexts + c] = sheetTexts ? label(sharedTextOf(record, c)) : -1;
       hasher.hashInto(record, hashes, k * 8);
     }
-    return strings;
+    return { strings, labels: indexes };
   }
 }
 

@@ -7,9 +7,12 @@
 // the style ids the workbook has registered so far. Rows that would need a style not registered
 // yet come back as their cell values instead, and the workbook writes them itself, registering
 // the style in the order exceljs would (shift-rows-xml.ts): the bytes are the same whichever
-// thread rendered what.
+// thread rendered what. Likewise the shared texts: the export's thread gives the cut's texts their
+// indices in the shared-strings table in row order, and sends them with the request (textIds, per
+// label of the cut); the thread finds a cell's label by its text (shared-texts.ts).
 
 import type { ShiftRecord } from '../domain/shift-record.js';
+import { CutSharedTextIds, type SharedTextIds } from '../render/xlsx/shared-texts.js';
 import { renderShiftRowsXml, shiftRowValues, type ShiftStyleIds } from '../render/xlsx/shift-rows-xml.js';
 import type { XlsxValue } from '../render/xlsx/xlsx-cells.js';
 
@@ -22,8 +25,13 @@ export interface SheetPlace {
   readonly styles: ShiftStyleIds;
 }
 
+/** Where a cut's exported rows go, and the indices of its shared texts, per label of the cut. */
+export interface SheetRowsPlace extends SheetPlace {
+  readonly textIds: Int32Array;
+}
+
 /** Which of a cut's kept records to render, as the export's thread asks for them. */
-export interface SheetRowsRequest extends SheetPlace {
+export interface SheetRowsRequest extends SheetRowsPlace {
   /** The cut, numbered as it was sent to the thread. */
   readonly seq: number;
   /** Index among the cut's admitted records of keep[0]. */
@@ -50,10 +58,11 @@ export type SheetRows =
 
 /** Keeps the admitted records of the cuts a thread worked, until their sheet rows are asked for. */
 export class SheetRowsKeeper {
-  readonly #records = new Map<number, readonly ShiftRecord[]>();
+  readonly #records = new Map<number, KeptRecords>();
 
-  keep(seq: number, records: readonly ShiftRecord[]): void {
-    this.#records.set(seq, records);
+  /** `labels`: each label text's index in the cut's strings (cut-work.ts, KeptCut). */
+  keep(seq: number, records: readonly ShiftRecord[], labels: ReadonlyMap<string, number>): void {
+    this.#records.set(seq, { records, labels });
   }
 
   /** Cuts whose records are kept: for tests and the thread's memory. */
@@ -73,13 +82,26 @@ export class SheetRowsKeeper {
     if (request.last) this.#records.delete(request.seq);
     const records: ShiftRecord[] = [];
     const { from, keep } = request;
-    for (let k = 0; k < keep.length; k++) if (keep[k] === 1) records.push(kept[from + k] as ShiftRecord);
-    return renderSheetRows(records, request);
+    for (let k = 0; k < keep.length; k++)
+      if (keep[k] === 1) records.push(kept.records[from + k] as ShiftRecord);
+    return renderSheetRows(records, request, new CutSharedTextIds(kept.labels, request.textIds));
   }
 }
 
-/** `records` placed as `place` says: row XML per sheet, or their values when a style is missing. */
-export function renderSheetRows(records: readonly ShiftRecord[], place: SheetPlace): SheetRows {
+interface KeptRecords {
+  readonly records: readonly ShiftRecord[];
+  readonly labels: ReadonlyMap<string, number>;
+}
+
+/**
+ * `records` placed as `place` says, their shared texts indexed by `texts`: row XML per sheet, or
+ * their values when a style is missing.
+ */
+export function renderSheetRows(
+  records: readonly ShiftRecord[],
+  place: SheetPlace,
+  texts: SharedTextIds,
+): SheetRows {
   const { firstRow, sheetRowLimit, styles } = place;
   const pieces: Buffer[] = [];
   const pieceRows: number[] = [];
@@ -90,7 +112,7 @@ export function renderSheetRows(records: readonly ShiftRecord[], place: SheetPla
   while (at < records.length) {
     const rows = Math.min(records.length - at, sheetRowLimit + 2 - row);
     if (rows > 0) {
-      const xml = renderShiftRowsXml(records.slice(at, at + rows), row, styles);
+      const xml = renderShiftRowsXml(records.slice(at, at + rows), row, styles, texts);
       if (xml === undefined) return { values: records.map(shiftRowValues) };
       pieces.push(xml);
       bytes += xml.length;

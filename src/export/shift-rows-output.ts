@@ -14,6 +14,7 @@ import type { Logger } from '../logger.js';
 import type { CsvTableWriter } from '../render/csv/csv-table-writer.js';
 import type { ShiftsWorkbookWriter } from '../render/xlsx/shifts-workbook-writer.js';
 import type { ShiftStyleIds } from '../render/xlsx/shift-rows-xml.js';
+import { cutTextIds, NO_SHARED_TEXTS, type SharedTextIds } from '../render/xlsx/shared-texts.js';
 import type { ExportBatch, TableOutput } from './table-output.js';
 import type { SheetRows } from './sheet-rows-work.js';
 import type { WorkedRows } from './worked-cut-pipeline.js';
@@ -52,6 +53,8 @@ export class ShiftRowsOutput implements TableOutput {
   readonly #workbooks: readonly ShiftsWorkbookWriter[];
   readonly #log: Logger | undefined;
   readonly #sheetRowLimit: number;
+  /** The workbooks' shared texts, asked of every workbook alike. */
+  readonly #texts: SharedTextIds;
   readonly #pending: Pending[] = [];
   /** Data rows of the current Shifts sheet once every pending batch is written. */
   #sheetRows = 0;
@@ -67,6 +70,7 @@ export class ShiftRowsOutput implements TableOutput {
     this.#workbook = options.workbooks[0];
     this.#log = options.log;
     this.#sheetRowLimit = this.#workbook?.sheetRowLimit ?? Number.MAX_SAFE_INTEGER;
+    this.#texts = sameTextIds(options.workbooks.map((workbook) => workbook.shiftTexts));
   }
 
   /** Takes one batch's exported rows; resolves once there is room for the next batch. */
@@ -112,7 +116,10 @@ export class ShiftRowsOutput implements TableOutput {
     const sheetRowLimit = this.#sheetRowLimit;
     const sheet = worked.sheet.map((part) => {
       const firstRow = this.#placeRows(part.rows);
-      return { firstRow, rendered: part.render({ firstRow, sheetRowLimit, styles }) };
+      // Now, in report order, before any later row is written here or asked of a thread: the
+      // indices are given in the order the rows are written, whoever renders them.
+      const textIds = cutTextIds(this.#texts, part.texts);
+      return { firstRow, rendered: part.render({ firstRow, sheetRowLimit, styles, textIds }) };
     });
     const pending: Pending = {
       // Its CSV records are copied: they lie in the cut's buffer, which goes back to its export
@@ -205,4 +212,23 @@ export class ShiftRowsOutput implements TableOutput {
     const next = this.#pending.shift();
     if (next !== undefined) await this.#writeWorkedNext(next.worked);
   }
+}
+
+/**
+ * The rows are rendered once, with the indices of the first workbook's shared texts: every other
+ * workbook is asked the same texts in the same order and must give the same indices.
+ */
+function sameTextIds(tables: readonly SharedTextIds[]): SharedTextIds {
+  const [first, ...others] = tables;
+  if (first === undefined) return NO_SHARED_TEXTS;
+  if (others.length === 0) return first;
+  return {
+    idOf(text) {
+      const id = first.idOf(text);
+      for (const other of others)
+        if (other.idOf(text) !== id)
+          throw new Error('the workbooks of one export gave a shared text different indices');
+      return id;
+    },
+  };
 }

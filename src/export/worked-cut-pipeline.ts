@@ -15,6 +15,7 @@ import { DuplicateFilter } from '../pipeline/dedup.js';
 import type { DivisionDirectory } from '../pipeline/enrich.js';
 import type { GroupMemory } from '../pipeline/group-spill.js';
 import type { ParquetCells } from '../render/parquet/parquet-cells.js';
+import type { CutTextLabels } from '../render/xlsx/shared-texts.js';
 import type { RowRange } from '../wfm/resume-position.js';
 import {
   FACT,
@@ -27,7 +28,7 @@ import {
   ROW_REJECTED,
   type WorkedCut,
 } from './cut-work.js';
-import type { SheetPlace, SheetRows, SheetRowsRequest } from './sheet-rows-work.js';
+import type { SheetRows, SheetRowsPlace, SheetRowsRequest } from './sheet-rows-work.js';
 
 /** Where the threads that worked the cuts render their sheet rows (shift-threads.ts). */
 export interface SheetRowsThreads {
@@ -37,7 +38,13 @@ export interface SheetRowsThreads {
 /** Some exported rows of one cut, whose sheet rows the thread that worked it renders once placed. */
 export interface SheetRowsPart {
   readonly rows: number;
-  render(place: SheetPlace): Promise<SheetRows>;
+  /**
+   * The labels of the cut's shared texts (cut-work.ts, LABEL.sharedTexts): the export's thread
+   * gives them their indices (shared-texts.ts, cutTextIds) before it asks for the rows. A view of
+   * the cut's buffer: read it before the batch's write returns.
+   */
+  readonly texts: CutTextLabels;
+  render(place: SheetRowsPlace): Promise<SheetRows>;
 }
 
 /** The exported rows of a batch, rendered on the export threads. */
@@ -304,7 +311,15 @@ export class WorkedCutPipeline {
     const seq = cut.seq;
     if (threads === undefined || seq === undefined)
       throw new Error('sheet rows are asked of a cut no export thread keeps');
-    return { rows, render: (place) => threads.renderSheetRows({ ...place, seq, from, keep, last }) };
+    const texts: CutTextLabels = {
+      labels: cut.labels,
+      stride: LABELS,
+      offset: LABEL.sharedTexts,
+      strings: cut.strings,
+      from,
+      keep,
+    };
+    return { rows, texts, render: (place) => threads.renderSheetRows({ ...place, seq, from, keep, last }) };
   }
 
   #aggregate(cut: WorkedCut, k: number): void {

@@ -48,14 +48,16 @@ const NOW = new Date('2024-04-01T03:00:00Z');
  * content stayed the same; and docProps/core.xml names the workbook's language (dc:language en);
  * and dates are in the built-in formats 14 and 22, every sheet has a printed header and footer,
  * and the Overview's chart axes have titles; and table rows leave out spans, x14ac:dyDescent and
- * the references of cells that follow the cell before them in their row (the workbook's bytes only). A change to
+ * the references of cells that follow the cell before them in their row (the workbook's bytes only);
+ * and the Shifts sheet's repeated texts (users, shops, regions, divisions, managers, offsets, statuses)
+ * are indices into a shared-strings table (xl/sharedStrings.xml), the same texts read. A change to
  * what the files hold changes them on purpose: then update them from a run at EXPORT_THREADS=1,
  * and say why in the commit.
  */
 const GOLDEN: Readonly<Record<string, string>> = {
   'shifts.csv': 'bcda505504b5db6dec5bbe0755c493fbdd1629f189ab30d33284d5412c2ebde3',
   'rejected.csv': 'fdc09d4585fffd2873156c8eb40459c13eddb1008c8759eb20e6bb724d0a2709',
-  'shifts.xlsx': 'b5df5125db79485f65a07f8d7630ce163f1dd5c88f7b157170a734d3eceec33a',
+  'shifts.xlsx': '0f2766743fa1797c4dbca84578350ce913fc78c9ad62eff0cbe187c9eb360f6b',
   'summary_by_division.csv': '4b5e7e2892cbb3c6e2ab3b7147b6f2d66036fa97ec81f3feb615ef7c3f90eb11',
   'summary_by_day.csv': '76566eeee5b8ec0f2a4381523e055a33305cc158fef758e0e0057bb72d7a2308',
   'summary_by_region.csv': '5958bc1fc6923117b979df8605a3618bc0d9df147cc3094b320d8dad68e5950e',

@@ -5,12 +5,13 @@
 // division spool's lines is worked on a thread into the same worked cut as the rows they came from.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { CutWorker, type CutWorkSetup } from '../../src/export/cut-work.js';
+import { CutWorker, LABEL, LABELS, type CutWorkSetup } from '../../src/export/cut-work.js';
 import { ShiftThreads } from '../../src/export/shift-threads.js';
 import { spoolLine } from '../../src/export/division-spool.js';
 import type { SheetRows } from '../../src/export/sheet-rows-work.js';
 import type { ShiftRecord } from '../../src/domain/shift-record.js';
 import { renderShiftRowsXml, shiftRowValues } from '../../src/render/xlsx/shift-rows-xml.js';
+import { cutTextIds, NO_SHARED_TEXTS, SharedTexts } from '../../src/render/xlsx/shared-texts.js';
 import { ShiftsWorkbookWriter } from '../../src/render/xlsx/shifts-workbook-writer.js';
 import { Writable } from 'node:stream';
 import { JsonArrayScanError } from '../../src/wfm/json-array-scan-error.js';
@@ -215,6 +216,11 @@ function xmlOf(rows: SheetRows): { xml: string; pieceRows: readonly number[]; pi
   };
 }
 
+/** Every text of a cut written inline. */
+function inline(cut: { readonly strings: readonly string[] }): Int32Array {
+  return new Int32Array(cut.strings.length).fill(-1);
+}
+
 describe('sheet rows on export threads', () => {
   const text = JSON.stringify(
     [7, 8, 9, 10, 11].map((id) => ({ ...ROW, id })).concat([{ ...ROW, id: 12, duration: -1 }]),
@@ -228,13 +234,15 @@ describe('sheet rows on export threads', () => {
     const cut = (await threads.parse(cutOf(text))).batch;
     expect(cut.seq).toBe(1);
     // Rows 8 and 10 were repeats; the sheet holds 3 data rows (2 to 4) and row 4 is the next free.
-    const place = { firstRow: 4, sheetRowLimit: 3, styles };
+    const place = { firstRow: 4, sheetRowLimit: 3, styles, textIds: inline(cut) };
     const keep = Uint8Array.from([1, 0, 1, 0, 1]);
     const rows = xmlOf(await threads.renderSheetRows({ ...place, seq: 1, from: 0, keep, last: false }));
     const [r7, , r9, , r11] = records as ShiftRecord[];
-    const first = renderShiftRowsXml([r7 as ShiftRecord], 4, styles)?.toString('utf8') ?? '';
+    const first = renderShiftRowsXml([r7 as ShiftRecord], 4, styles, NO_SHARED_TEXTS)?.toString('utf8') ?? '';
     const next =
-      renderShiftRowsXml([r9 as ShiftRecord, r11 as ShiftRecord], 2, styles)?.toString('utf8') ?? '';
+      renderShiftRowsXml([r9 as ShiftRecord, r11 as ShiftRecord], 2, styles, NO_SHARED_TEXTS)?.toString(
+        'utf8',
+      ) ?? '';
     expect(first).toContain('<row r="4"');
     expect(rows).toEqual({
       xml: first + next,
@@ -269,6 +277,7 @@ describe('sheet rows on export threads', () => {
       firstRow: 2,
       sheetRowLimit: 100,
       styles: none,
+      textIds: inline(cut),
       seq: cut.seq ?? -1,
       from: 0,
       keep,
@@ -277,6 +286,49 @@ describe('sheet rows on export threads', () => {
     expect(rows).toEqual({
       values: [records[1], records[2]].map((record) => shiftRowValues(record as ShiftRecord)),
     });
+  });
+
+  it("writes the shared texts with the indices the export's thread gave them, in row order", async () => {
+    threads = new ShiftThreads(2, { ...SETUP, sheetRows: true });
+    const shops = ['Tverskaya 1', 'Nevsky 2', 'Tverskaya 1', 'Arbat 3', 'Nevsky 2'];
+    const body = JSON.stringify(shops.map((shop_address, k) => ({ ...ROW, id: 20 + k, shop_address })));
+    const cut = (await threads.parse(cutOf(body))).batch;
+    const kept = new CutWorker(SETUP).workKeepingRecords(cutOf(body)).records;
+    const keep = Uint8Array.from([0, 1, 1, 1, 1]);
+    const given: string[] = [];
+    const table = new SharedTexts({ add: (text) => given.push(text) - 1 });
+    const textIds = cutTextIds(table, {
+      labels: cut.labels,
+      stride: LABELS,
+      offset: LABEL.sharedTexts,
+      strings: cut.strings,
+      from: 0,
+      keep,
+    });
+    // Styles as the workbook has them once it has written such a row (the fixture has no address).
+    const withAddress = stylesAfter(kept[1] as ShiftRecord);
+    const rows = await threads.renderSheetRows({
+      firstRow: 2,
+      sheetRowLimit: 100,
+      styles: withAddress,
+      textIds,
+      seq: cut.seq ?? -1,
+      from: 0,
+      keep,
+      last: true,
+    });
+    // The same rows written by the workbook itself, its table filled as it goes: the same bytes,
+    // the same texts in the same order; the first row's address, not written, is first seen later.
+    const here: string[] = [];
+    const expected = renderShiftRowsXml(
+      kept.slice(1),
+      2,
+      withAddress,
+      new SharedTexts({ add: (text) => here.push(text) - 1 }),
+    );
+    expect(xmlOf(rows).xml).toBe(expected?.toString('utf8'));
+    expect(given).toEqual(here);
+    expect(given.filter((text) => shops.includes(text))).toEqual(['Nevsky 2', 'Tverskaya 1', 'Arbat 3']);
   });
 });
 
@@ -290,7 +342,7 @@ describe('division spool runs on export threads', () => {
       shop_locality: id % 2 === 0 ? null : 'Town',
       start_location_match: id % 3 === 0 ? null : id % 3 === 1,
     }));
-    const report: CutWorkSetup = { ...SETUP, parquet: true };
+    const report: CutWorkSetup = { ...SETUP, parquet: true, sheetRows: true };
     const { worked: expected, records } = new CutWorker(report).workKeepingRecords(
       cutOf(JSON.stringify(rows)),
     );
@@ -315,9 +367,9 @@ describe('division spool runs on export threads', () => {
     expect(sameAs(run)).toEqual(sameAs(expected));
     const styles = stylesAfter(records[0] as ShiftRecord);
     const keep = new Uint8Array(records.length).fill(1);
-    const place = { firstRow: 2, sheetRowLimit: 100, styles };
+    const place = { firstRow: 2, sheetRowLimit: 100, styles, textIds: inline(run) };
     const sheet = await threads.renderSheetRows({ ...place, seq: 1, from: 0, keep, last: true });
-    const xml = renderShiftRowsXml(records, 2, styles);
+    const xml = renderShiftRowsXml(records, 2, styles, NO_SHARED_TEXTS);
     if (xml === undefined) expect(sheet).toEqual({ values: records.map(shiftRowValues) });
     else expect(xmlOf(sheet).xml).toBe(xml.toString('utf8'));
     // On the export's own thread, through the same code.

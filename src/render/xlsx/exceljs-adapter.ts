@@ -25,6 +25,7 @@ import {
 } from './chart-parts.js';
 import type { XlsxStyle, XlsxValue } from './xlsx-cells.js';
 import type { PageHeaderFooter } from './page-header-footer.js';
+import type { SharedStringSink } from './shared-texts.js';
 import { ParallelDeflateCrc32 } from './parallel-deflate.js';
 import { xmlSafeValue } from './xml-safe-text.js';
 
@@ -105,6 +106,12 @@ interface WorkbookInternals {
   /** Read by exceljs into docProps/core.xml's dc:language; missing from its writer's types. */
   language?: string;
   readonly styles: StyleRegistry;
+  /**
+   * The workbook's shared-strings table (exceljs's SharedStrings): add() gives a text its index,
+   * the same one again for the same text. With useSharedStrings off, only we add to it; exceljs
+   * writes xl/sharedStrings.xml, its relationship and content type when it holds any text.
+   */
+  readonly sharedStrings: { add(text: string): number };
   /** The sheets by id (a sparse array; read with map and filter, which skip its holes): workbook.xml lists them in this order. */
   _worksheets: (ExcelJS.Worksheet | undefined)[];
 }
@@ -274,10 +281,13 @@ export class XlsxWorkbook {
   private firstSheet: XlsxSheet | undefined;
   private readonly headerFooter: PageHeaderFooter | undefined;
   readonly styles: StyleRegistry;
+  /** The shared-strings table: a text's index in it (shared-texts.ts), the text through the XML gate. */
+  readonly sharedStrings: SharedStringSink;
 
   constructor(sink: Writable, setup: WorkbookSetup) {
     const level = setup.compressionLevel ?? DEFAULT_COMPRESSION_LEVEL;
-    // No shared strings (a string table held in memory, and slower), styles on.
+    // No shared strings for exceljs's own cells (a table held in memory, and slower): only the
+    // Shifts sheet's repeated texts go into the table, bounded (shared-texts.ts). Styles on.
     const options = {
       stream: sink,
       useStyles: true,
@@ -297,6 +307,8 @@ export class XlsxWorkbook {
     this.writer.modified = setup.createdAt;
     if (setup.language !== undefined) this.writer.language = setup.language;
     this.styles = this.writer.styles;
+    const table = this.writer.sharedStrings;
+    this.sharedStrings = { add: (text) => table.add(spreadsheetSafeText(text)) };
     this.chartParts = new ChartParts(this.writer);
     this.headerFooter = setup.headerFooter;
   }

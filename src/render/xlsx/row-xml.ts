@@ -9,7 +9,8 @@
 // (`r="AB4"`) when it is the row's first or does not follow the cell before it in its row; the
 // others readers place after the cell before (ECMA-376 part 1, 18.3.1.4: r is optional; Excel,
 // LibreOffice, openpyxl and exceljs read it so). A Shifts row went from 1.73 to about 1.4 KB, and
-// from 348 to about 240 bytes deflated (docs/performance.md, "The sheet XML").
+// from 348 to about 240 bytes deflated (docs/performance.md, "The sheet XML"). The Shifts sheet's
+// repeated texts go into the shared-strings table instead (shared-texts.ts): `t="s"` and an index.
 //
 // test/render/xlsx/row-xml.test.ts holds whole workbooks written this way equal, part for part and
 // cell for cell, to the same rows (through the XML gate) written through exceljs's own API; a
@@ -17,6 +18,7 @@
 
 import { spreadsheetSafeText, SUSPECT } from '../../domain/spreadsheet-safe-text.js';
 import type { StyleRegistry } from './exceljs-adapter.js';
+import type { SharedTextIds } from './shared-texts.js';
 import { columnLetters, type XlsxStyle, type XlsxValue } from './xlsx-cells.js';
 
 /** exceljs's ValueType numbers (its enum; exceljs-adapter.test.ts checks them), without loading it. */
@@ -85,6 +87,16 @@ interface CellHead {
   readonly afterRef: string;
   /** `"` closing the reference, then afterRef. */
   readonly refEnd: string;
+  /** afterRef and refEnd of a text given as its index in the shared-strings table. */
+  readonly sharedAfterRef: string;
+  readonly sharedRefEnd: string;
+}
+
+/** Which columns' texts go into the shared-strings table, and the indices they have there. */
+export interface SharedTextColumns {
+  /** Per column: true when its texts are shared. */
+  readonly columns: readonly boolean[];
+  readonly ids: SharedTextIds;
 }
 
 /** The style ids a renderer has had from the style table so far. */
@@ -105,10 +117,14 @@ export class RowXmlRenderer {
   private readonly unstyledIds: Map<number, number>;
   private rowStyleId: number | undefined;
 
-  /** `known`: ids already registered, which the renderer then does not ask `styles` for again. */
+  /**
+   * `known`: ids already registered, which the renderer then does not ask `styles` for again.
+   * `shared`: columns whose texts are written as indices into the shared-strings table.
+   */
   constructor(
     private readonly styles: StyleRegistry,
     known?: KnownStyleIds,
+    private readonly shared?: SharedTextColumns,
   ) {
     this.styleIds = new Map(known?.styleIds);
     this.unstyledIds = new Map(known?.unstyledIds);
@@ -143,6 +159,14 @@ export class RowXmlRenderer {
       const type = cellTypeOf(value);
       const head = this.head(i, value === null ? undefined : styles[i], type);
       if (value === null && head.styleId === 0) continue;
+      const sharedId =
+        typeof value === 'string' && this.shared?.columns[i] === true ? this.shared.ids.idOf(value) : -1;
+      if (sharedId >= 0) {
+        xml += i === written + 1 ? `<c${head.sharedAfterRef}` : this.open(i) + ref + head.sharedRefEnd;
+        xml += `${sharedId}</v></c>`;
+        written = i;
+        continue;
+      }
       xml += i === written + 1 ? `<c${head.afterRef}` : this.open(i) + ref + head.refEnd;
       written = i;
       if (value === null) continue;
@@ -184,8 +208,18 @@ export class RowXmlRenderer {
     const last = this.heads[index];
     if (last !== undefined && last.style === style && last.type === type) return last;
     const styleId = style === undefined ? this.unstyled(type) : this.styleIdOf(style, type);
-    const afterRef = `${styleId === 0 ? '' : ` s="${styleId}"`}${VALUE_OPEN[type] ?? ''}`;
-    const head: CellHead = { style, type, styleId, afterRef, refEnd: `"${afterRef}` };
+    const styleAttribute = styleId === 0 ? '' : ` s="${styleId}"`;
+    const afterRef = `${styleAttribute}${VALUE_OPEN[type] ?? ''}`;
+    const sharedAfterRef = `${styleAttribute} t="s"><v>`;
+    const head: CellHead = {
+      style,
+      type,
+      styleId,
+      afterRef,
+      refEnd: `"${afterRef}`,
+      sharedAfterRef,
+      sharedRefEnd: `"${sharedAfterRef}`,
+    };
     this.heads[index] = head;
     return head;
   }

@@ -9,10 +9,37 @@ import { SHIFT_COLUMNS } from '../../domain/shift-columns.js';
 import type { ShiftRecord } from '../../domain/shift-record.js';
 import type { StyleRegistry } from './exceljs-adapter.js';
 import { RowXmlRenderer, type KnownStyleIds } from './row-xml.js';
+import { SHARED_TEXT_COLUMN_NAMES, type SharedTextIds } from './shared-texts.js';
 import { cellStyleOf, xlsxValue, type XlsxStyle, type XlsxValue } from './xlsx-cells.js';
 
 /** The style of each Shifts column's cells, shared by every row (see xlsx-cells.ts for why). */
 export const SHIFT_STYLES: readonly XlsxStyle[] = SHIFT_COLUMNS.map((column) => cellStyleOf(column));
+
+/** Per Shifts column: true when its texts go into the shared-strings table (shared-texts.ts). */
+export const SHIFT_SHARED_TEXT_COLUMNS: readonly boolean[] = SHIFT_COLUMNS.map((column) =>
+  (SHARED_TEXT_COLUMN_NAMES as readonly string[]).includes(column.name),
+);
+
+/**
+ * The Shifts columns whose texts are shared, in SHIFT_COLUMNS' order: the order a row's cells are
+ * written in, which is the order the export's thread gives a cut's texts their indices in.
+ */
+export const SHARED_TEXT_SHIFT_COLUMNS = SHIFT_COLUMNS.filter((column) =>
+  (SHARED_TEXT_COLUMN_NAMES as readonly string[]).includes(column.name),
+);
+if (SHARED_TEXT_SHIFT_COLUMNS.length !== SHARED_TEXT_COLUMN_NAMES.length)
+  throw new Error('a shared text column is not a Shifts column');
+
+/**
+ * A record's texts of SHARED_TEXT_SHIFT_COLUMNS, as their cells hold them (null: no text cell, or
+ * one that is not a plain string): the keys its cut labels them by (cut-work.ts).
+ */
+export function sharedTextOf(record: ShiftRecord, index: number): string | null {
+  const column = SHARED_TEXT_SHIFT_COLUMNS[index];
+  if (column === undefined) return null;
+  const value = xlsxValue(column.kind, column.value(record));
+  return typeof value === 'string' ? value : null;
+}
 
 /** A Shifts row's cell values. */
 export function shiftRowValues(record: ShiftRecord): XlsxValue[] {
@@ -58,14 +85,19 @@ const MAX_BYTES_PER_UNIT = 3;
 
 /**
  * The rows of `records` numbered from `firstRow`, as the Shifts sheet would write them, UTF-8
- * encoded; undefined when one of them needs a style id that `ids` does not have.
+ * encoded, their shared texts as `texts` indexes them; undefined when one of them needs a style id
+ * that `ids` does not have.
  */
 export function renderShiftRowsXml(
   records: readonly ShiftRecord[],
   firstRow: number,
   ids: ShiftStyleIds,
+  texts: SharedTextIds,
 ): Buffer | undefined {
-  const renderer = new RowXmlRenderer(NO_NEW_STYLES, knownStyleIds(ids));
+  const renderer = new RowXmlRenderer(NO_NEW_STYLES, knownStyleIds(ids), {
+    columns: SHIFT_SHARED_TEXT_COLUMNS,
+    ids: texts,
+  });
   let bytes = Buffer.allocUnsafeSlow(Math.max(64 * 1024, records.length * 2048));
   let used = 0;
   try {

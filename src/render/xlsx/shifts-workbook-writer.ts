@@ -26,7 +26,14 @@ import { XlsxWorkbook, type WorkbookSetup } from './exceljs-adapter.js';
 import { writeOverviewSheet, type OverviewGroups } from './overview-sheet.js';
 import { pageHeaderFooter } from './page-header-footer.js';
 import { RejectedSpool } from './rejected-spool.js';
-import { SHIFT_STYLES, shiftRowValues, shiftStyleIds, type ShiftStyleIds } from './shift-rows-xml.js';
+import {
+  SHIFT_SHARED_TEXT_COLUMNS,
+  SHIFT_STYLES,
+  shiftRowValues,
+  shiftStyleIds,
+  type ShiftStyleIds,
+} from './shift-rows-xml.js';
+import { SharedTexts, type SharedTextIds, type SharedTextLimits } from './shared-texts.js';
 import { writeSummarySheets } from './summary-sheets.js';
 import { TableSheet, type PrintLayout, type TableColumn } from './table-sheet.js';
 import { columnHeader } from './workbook-texts.js';
@@ -59,6 +66,8 @@ export interface ShiftsWorkbookOptions extends WorkbookSetup {
   readonly period: Period;
   /** A division's workbook: the division's name, in every printed page's header. */
   readonly divisionName?: string;
+  /** Bounds of the Shifts sheets' shared-strings table; default SHARED_TEXT_LIMITS. */
+  readonly sharedTextLimits?: SharedTextLimits;
 }
 
 export interface WorkbookWriterStats extends PacerStats {
@@ -132,6 +141,7 @@ export class ShiftsWorkbookWriter {
   private readonly language: ReportLanguage;
   private readonly messages: WorkbookMessages;
   private readonly shiftTable: readonly TableColumn[];
+  private readonly sharedTexts: SharedTexts;
   /** Data rows per Shifts sheet. */
   readonly sheetRowLimit: number;
   private shiftsSheet: TableSheet;
@@ -162,6 +172,7 @@ export class ShiftsWorkbookWriter {
     );
     this.pacer = new WritePacer(sink, this.failure);
     this.spool = new RejectedSpool(options.tempDir ?? tmpdir());
+    this.sharedTexts = new SharedTexts(this.workbook.sharedStrings, options.sharedTextLimits);
     this.shiftsSheet = this.openShiftsSheet();
   }
 
@@ -192,6 +203,14 @@ export class ShiftsWorkbookWriter {
   /** The style ids the current Shifts sheet has registered, for rendering rows elsewhere (shift-rows-xml.ts). */
   shiftStyles(): ShiftStyleIds {
     return shiftStyleIds(this.shiftsSheet.knownStyles());
+  }
+
+  /**
+   * The Shifts sheets' shared texts: rows rendered elsewhere hold the indices this gives, asked in
+   * the order the rows are written (shared-texts.ts).
+   */
+  get shiftTexts(): SharedTextIds {
+    return this.sharedTexts;
   }
 
   /**
@@ -294,7 +313,10 @@ export class ShiftsWorkbookWriter {
   private openShiftsSheet(previous?: TableSheet): TableSheet {
     const name = this.shiftSheetNames[this.shiftSheetNames.length - 1] ?? this.messages.sheets.shifts;
     const known = previous?.knownStyles();
-    const sheet = TableSheet.open(this.workbook, name, this.shiftTable, SHIFTS_PRINT_LAYOUT, known);
+    const sheet = TableSheet.open(this.workbook, name, this.shiftTable, SHIFTS_PRINT_LAYOUT, known, {
+      columns: SHIFT_SHARED_TEXT_COLUMNS,
+      ids: this.sharedTexts,
+    });
     this.pacer.follow(sheet.sheet);
     return sheet;
   }

@@ -6,7 +6,7 @@
 // into a block of BLOCK_BYTES, written into the sheet a block at a time.
 
 import type { PageSetup, XlsxSheet, XlsxWorkbook } from './exceljs-adapter.js';
-import { RowXmlRenderer, type CellStyle, type KnownStyleIds } from './row-xml.js';
+import { RowXmlRenderer, type CellStyle, type KnownStyleIds, type SharedTextColumns } from './row-xml.js';
 import { BOLD_FONT, columnLetters, type XlsxStyle, type XlsxValue } from './xlsx-cells.js';
 
 export interface TableColumn {
@@ -60,13 +60,15 @@ export class TableSheet {
     readonly columns: readonly TableColumn[],
     workbook: XlsxWorkbook,
     known: KnownStyleIds | undefined,
+    shared: SharedTextColumns | undefined,
   ) {
-    this.rows = new RowXmlRenderer(workbook.styles, known);
+    this.rows = new RowXmlRenderer(workbook.styles, known, shared);
   }
 
   /**
    * Adds the sheet to the workbook and writes its header row. `known`: style ids a sheet of the
    * same workbook already had (exceljs gives a style object the same id on every sheet).
+   * `shared`: columns whose texts are written into the workbook's shared-strings table.
    */
   static open(
     workbook: XlsxWorkbook,
@@ -74,6 +76,7 @@ export class TableSheet {
     columns: readonly TableColumn[],
     print: PrintLayout,
     known?: KnownStyleIds,
+    shared?: SharedTextColumns,
   ): TableSheet {
     const sheet = workbook.addSheet({
       name,
@@ -85,7 +88,7 @@ export class TableSheet {
       columns.map((column) => column.header),
       columns.map(() => HEADER_STYLE),
     );
-    const table = new TableSheet(sheet, columns, workbook, known);
+    const table = new TableSheet(sheet, columns, workbook, known, shared);
     table.rowCount = 1;
     return table;
   }

@@ -116,6 +116,30 @@ const CHECKS: readonly Check[] = [
     },
   },
   {
+    internal:
+      'WorkbookWriter#sharedStrings.add(text) returns the same index for the same text, and commit() writes xl/sharedStrings.xml, its relationship and content type when it holds any (with useSharedStrings off)',
+    holds: async () => {
+      const { writer } = rawWriter(new MemorySink());
+      const table = writer['sharedStrings'] as { add?: (text: string) => unknown } | undefined;
+      const first = table?.add?.('Tverskaya 1');
+      if (first !== 0 || table?.add?.('Nevsky 2') !== 1 || table.add('Tverskaya 1') !== 0) return false;
+      const zip = writer['zip'] as { append: (source: unknown, data?: { name?: string }) => unknown };
+      const append = zip.append.bind(zip);
+      const parts = new Map<string, unknown>();
+      zip.append = (source, data) => {
+        parts.set(data?.name ?? '', source);
+        return append(source, data);
+      };
+      await (writer as unknown as { commit(): Promise<void> }).commit();
+      const text = (name: string): string => String(parts.get(name) ?? '');
+      return (
+        text('/xl/sharedStrings.xml').includes('<si><t>Nevsky 2</t></si>') &&
+        text('/xl/_rels/workbook.xml.rels').includes('Target="sharedStrings.xml"') &&
+        text('[Content_Types].xml').includes('PartName="/xl/sharedStrings.xml"')
+      );
+    },
+  },
+  {
     internal: "WorkbookWriter#language becomes docProps/core.xml's <dc:language>",
     holds: async () => {
       const { writer } = rawWriter(new MemorySink());

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { SHIFT_COLUMNS } from '../../../src/domain/shift-columns.js';
-import { RowXmlRenderer } from '../../../src/render/xlsx/row-xml.js';
+import { RowXmlRenderer, xmlText } from '../../../src/render/xlsx/row-xml.js';
 import {
   renderShiftRowsXml,
   SHIFT_STYLES,
   shiftRowValues,
   type ShiftStyleIds,
 } from '../../../src/render/xlsx/shift-rows-xml.js';
+import { NO_SHARED_TEXTS, SharedTexts } from '../../../src/render/xlsx/shared-texts.js';
 import { shiftRecord } from './shift-fixtures.js';
 
 const STYLE_IDS: ShiftStyleIds = { columns: SHIFT_COLUMNS.map((_, i) => i + 1), unstyled: [[0, 0]], row: 0 };
@@ -42,10 +43,31 @@ describe('renderShiftRowsXml', () => {
     const expected = records
       .map((record, k) => renderer.render(7 + k, shiftRowValues(record), SHIFT_STYLES))
       .join('');
-    expect(renderShiftRowsXml(records, 7, STYLE_IDS)?.equals(Buffer.from(expected))).toBe(true);
+    expect(renderShiftRowsXml(records, 7, STYLE_IDS, NO_SHARED_TEXTS)?.equals(Buffer.from(expected))).toBe(
+      true,
+    );
+  });
+
+  it("writes the shared columns' texts as indices into the table, the others inline", () => {
+    const records = Array.from({ length: 40 }, (_, k) =>
+      shiftRecord({ id: k + 1, shop_address: `Street ${k % 3}`, comment: `note ${k}` }),
+    );
+    const added: string[] = [];
+    const table = new SharedTexts({ add: (text) => added.push(text) - 1 });
+    const xml = renderShiftRowsXml(records, 2, STYLE_IDS, table)?.toString('utf8') ?? '';
+    // Three addresses, one index each; the comments (not a shared column) stay inline.
+    expect(added.filter((text) => text.startsWith('Street '))).toEqual(['Street 0', 'Street 1', 'Street 2']);
+    expect(xml).toContain('<v>note 39</v>');
+    expect(xml).not.toContain('Street');
+    // Each index put back as its text gives the rows written all inline.
+    const inline = xml.replace(
+      / t="s"><v>(\d+)<\/v>/g,
+      (_, id: string) => ` t="str"><v>${xmlText(added[Number(id)] ?? '')}</v>`,
+    );
+    expect(inline).toBe(renderShiftRowsXml(records, 2, STYLE_IDS, NO_SHARED_TEXTS)?.toString('utf8'));
   });
 
   it('writes no bytes for no rows', () => {
-    expect(renderShiftRowsXml([], 2, STYLE_IDS)?.length).toBe(0);
+    expect(renderShiftRowsXml([], 2, STYLE_IDS, NO_SHARED_TEXTS)?.length).toBe(0);
   });
 });

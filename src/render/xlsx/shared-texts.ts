@@ -1,0 +1,144 @@
+// The Shifts sheet's shared strings: the texts that repeat from row to row — a shop's address, its
+// name and number, its region and division, the division's managers, a position, a status — are
+// written once into the workbook's shared-strings table (xl/sharedStrings.xml) and each cell holds
+// its index (`<c t="s"><v>17</v></c>`, ~15 bytes where the text is 20–250). The reader shows the
+// same text either way (ECMA-376 part 1, 18.4.8); openpyxl, LibreOffice and Excel read both.
+//
+// A text gets its index at its first sight, in the order the rows are written: row after row,
+// column after column. Rows rendered on export threads are given the indices of their cut's texts
+// by the export's thread, which assigns them in that same order (shift-rows-output.ts), so the
+// bytes do not depend on which thread rendered which row. The table is bounded (SHARED_TEXT_LIMITS):
+// past its bound, and for a text too long to be worth it, a text stays inline in every row.
+// Comments, which rarely repeat, are always inline.
+
+/**
+ * The Shifts columns whose texts go into the shared-strings table. The users' too: a user works
+ * many shifts in a period, and past the table's bound their texts are simply inline.
+ */
+export const SHARED_TEXT_COLUMN_NAMES = [
+  'user_login',
+  'user_display_name',
+  'user_position',
+  'user_org_level',
+  'division_external_id',
+  'division_name',
+  'division_managers',
+  'region_name',
+  'shop_sap',
+  'shop_locality',
+  'shop_address',
+  'start_utc_offset',
+  'finish_utc_offset',
+  'location_status',
+  'quality_flags',
+] as const;
+
+export interface SharedTextLimits {
+  /** The most texts in the table. */
+  readonly texts: number;
+  /** The most UTF-16 code units of all of them together. */
+  readonly chars: number;
+  /** A longer text stays inline. */
+  readonly longest: number;
+}
+
+/**
+ * 65,536 texts and 4 M characters: a chain's shops, addresses and managers fit many times over, and
+ * the table (held until the workbook ends) stays under ~20 MB whatever the report holds.
+ */
+export const SHARED_TEXT_LIMITS: SharedTextLimits = { texts: 65_536, chars: 4_000_000, longest: 2_000 };
+
+/** A text's index in the shared-strings table, or -1: written inline. */
+export interface SharedTextIds {
+  idOf(text: string): number;
+}
+
+/** Every text inline. */
+export const NO_SHARED_TEXTS: SharedTextIds = { idOf: () => -1 };
+
+/** Where the texts go: the workbook's shared-strings table, which gives each its index. */
+export interface SharedStringSink {
+  add(text: string): number;
+}
+
+/** One workbook's shared texts: indices given at first sight while the table has room. */
+export class SharedTexts implements SharedTextIds {
+  readonly #ids = new Map<string, number>();
+  #chars = 0;
+
+  constructor(
+    private readonly sink: SharedStringSink,
+    private readonly limits: SharedTextLimits = SHARED_TEXT_LIMITS,
+  ) {}
+
+  /** Texts in the table. */
+  get size(): number {
+    return this.#ids.size;
+  }
+
+  idOf(text: string): number {
+    const known = this.#ids.get(text);
+    if (known !== undefined) return known;
+    const { texts, chars, longest } = this.limits;
+    // Not remembered when refused: past the bound, every new text would be, and memory would grow.
+    if (text.length > longest || this.#ids.size >= texts || this.#chars + text.length > chars) return -1;
+    const id = this.sink.add(text);
+    this.#ids.set(text, id);
+    this.#chars += text.length;
+    return id;
+  }
+}
+
+/** A text that has no index yet in a cut's mapping. */
+const UNSEEN = -2;
+
+/**
+ * The labels of a cut's shared texts: per admitted row, at `offset` of its `stride` labels, one per
+ * shared column in the order a row writes them (SHARED_TEXT_SHIFT_COLUMNS), the index of its text
+ * in `strings` (-1: none); `keep` says which of the rows from `from` on are written.
+ */
+export interface CutTextLabels {
+  readonly labels: Int32Array;
+  readonly stride: number;
+  readonly offset: number;
+  readonly strings: readonly string[];
+  readonly from: number;
+  readonly keep: Uint8Array;
+}
+
+/**
+ * The indices in `table` of the texts of a cut's written rows, asked row after row and column after
+ * column, as the rows will be written; per string of the cut, -1 when written inline.
+ */
+export function cutTextIds(table: SharedTextIds, cut: CutTextLabels): Int32Array {
+  const { labels, stride, offset, strings, from, keep } = cut;
+  const ids = new Int32Array(strings.length).fill(UNSEEN);
+  const columns = SHARED_TEXT_COLUMN_NAMES.length;
+  for (let k = 0; k < keep.length; k++) {
+    if (keep[k] !== 1) continue;
+    const base = (from + k) * stride + offset;
+    for (let c = 0; c < columns; c++) {
+      const label = labels[base + c] as number;
+      if (label >= 0 && ids[label] === UNSEEN) ids[label] = table.idOf(strings[label] as string);
+    }
+  }
+  return ids;
+}
+
+/** Asked for a text that no written row of the cut has: the cut's labels and rows disagree (a bug). */
+export class UnlabelledTextError extends Error {}
+
+/** SharedTextIds of a cut's rows on the thread that keeps them: its text → label, then label → index. */
+export class CutSharedTextIds implements SharedTextIds {
+  constructor(
+    private readonly labels: ReadonlyMap<string, number>,
+    private readonly ids: Int32Array,
+  ) {}
+
+  idOf(text: string): number {
+    const label = this.labels.get(text);
+    const id = label === undefined ? undefined : this.ids[label];
+    if (id === undefined || id === UNSEEN) throw new UnlabelledTextError(`no label for a text of the cut`);
+    return id;
+  }
+}

@@ -1,0 +1,92 @@
+// The Shifts sheet's shared texts: indices given at first sight, a bounded table whose refusals
+// last (the same texts are shared whichever way the rows are rendered), and a cut's texts given
+// their indices in the order its written rows hold them.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  CutSharedTextIds,
+  cutTextIds,
+  SHARED_TEXT_COLUMN_NAMES,
+  SharedTexts,
+  UnlabelledTextError,
+  type SharedTextLimits,
+} from '../../../src/render/xlsx/shared-texts.js';
+
+function table(limits?: SharedTextLimits): { texts: SharedTexts; added: string[] } {
+  const added: string[] = [];
+  return { texts: new SharedTexts({ add: (text) => added.push(text) - 1 }, limits), added };
+}
+
+const COLUMNS = SHARED_TEXT_COLUMN_NAMES.length;
+
+describe('SharedTexts', () => {
+  it('gives a text its index at first sight, and the same index after', () => {
+    const { texts, added } = table();
+    expect([texts.idOf('North'), texts.idOf('South'), texts.idOf('North')]).toEqual([0, 1, 0]);
+    expect(added).toEqual(['North', 'South']);
+    expect(texts.size).toBe(2);
+  });
+
+  it('keeps a text inline past its bounds: too many texts, too many characters, too long a text', () => {
+    const { texts, added } = table({ texts: 3, chars: 12, longest: 6 });
+    expect(texts.idOf('abcdefg')).toBe(-1); // longer than 6
+    expect(texts.idOf('abcde')).toBe(0);
+    expect(texts.idOf('fghij')).toBe(1);
+    expect(texts.idOf('klm')).toBe(-1); // 13 characters in all
+    expect(texts.idOf('kl')).toBe(2);
+    expect(texts.idOf('x')).toBe(-1); // a fourth text
+    expect(texts.idOf('abcde')).toBe(0);
+    expect(added).toEqual(['abcde', 'fghij', 'kl']);
+  });
+
+  it('refuses a text for good: asking once or every time gives the same table (property)', () => {
+    const text = fc.string({ maxLength: 6 });
+    fc.assert(
+      fc.property(fc.array(fc.array(text, { maxLength: 8 }), { maxLength: 30 }), (cuts) => {
+        const limits = { texts: 10, chars: 30, longest: 5 };
+        // Every occurrence asked, as the workbook writing rows itself does...
+        const each = table(limits);
+        const eachIds = cuts.map((cut) => cut.map((t) => each.texts.idOf(t)));
+        // ...and each cut's distinct texts once, in first-sight order, as the export's thread does.
+        const once = table(limits);
+        const onceIds = cuts.map((cut) => {
+          const ids = new Map<string, number>();
+          for (const t of cut) if (!ids.has(t)) ids.set(t, once.texts.idOf(t));
+          return cut.map((t) => ids.get(t));
+        });
+        expect(once.added).toEqual(each.added);
+        expect(onceIds).toEqual(eachIds);
+      }),
+    );
+  });
+});
+
+describe('cutTextIds', () => {
+  it("asks a cut's written rows' texts row after row, column after column, and skips the rows not written", () => {
+    const strings = ['a', 'b', 'c', 'd'];
+    // Three admitted rows, with 2 labels of their own before the shared ones.
+    const stride = 2 + COLUMNS;
+    const labels = new Int32Array(3 * stride).fill(-1);
+    const put = (row: number, column: number, label: number): void => {
+      labels[row * stride + 2 + column] = label;
+    };
+    put(0, 0, 0); // row 0 is not written: 'a' is not asked for
+    put(1, 3, 2);
+    put(1, 1, 1);
+    put(2, 0, 3);
+    put(2, 4, 1);
+    const asked: string[] = [];
+    const ids = cutTextIds(
+      { idOf: (text) => asked.push(text) + 99 },
+      { labels, stride, offset: 2, strings, from: 0, keep: Uint8Array.from([0, 1, 1]) },
+    );
+    expect(asked).toEqual(['b', 'c', 'd']);
+    expect(Array.from(ids)).toEqual([-2, 100, 101, 102]);
+    // On the thread: a cell's text finds its index through the cut's labels.
+    const onThread = new CutSharedTextIds(new Map(strings.map((text, i) => [text, i])), ids);
+    expect(onThread.idOf('c')).toBe(101);
+    expect(() => onThread.idOf('a')).toThrow(UnlabelledTextError);
+    expect(() => onThread.idOf('z')).toThrow(UnlabelledTextError);
+  });
+});
