@@ -1,6 +1,8 @@
 // Where a bench run is kept: the whole result as bench/results/<timestamp>.json (git-ignored but
 // latest.json), and one row of the history table in docs/performance.md (between the markers):
-// its date, the commit it measured, the machine, and the figures.
+// its date, the commit it measured, the machine, and the figures. The page keeps the latest
+// RECORDED_ROWS_KEPT rows; older ones move to the end of bench/results/history.md, whose last
+// table is the earlier recorded runs, so the page stays short however often the bench runs.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,8 +12,11 @@ import type { LineSummary, ScaleSummary } from './report.js';
 // dist/bench/ → the source tree's bench/.
 const BENCH_DIR = fileURLToPath(new URL('../../bench/', import.meta.url));
 const PERFORMANCE_DOC = fileURLToPath(new URL('../../docs/performance.md', import.meta.url));
+const HISTORY_NOTES = fileURLToPath(new URL('../../bench/results/history.md', import.meta.url));
 const HISTORY_START = '<!-- history:start -->';
 const HISTORY_END = '<!-- history:end -->';
+/** Recorded runs docs/performance.md shows. */
+export const RECORDED_ROWS_KEPT = 8;
 
 export interface BenchRecord {
   readonly startedAt: Date;
@@ -23,6 +28,8 @@ export interface BenchRecord {
 }
 
 export function recordResults(record: BenchRecord): void {
+  // Before this writes its own files (latest-*.json is tracked): they are not a change measured.
+  const commit = measuredCommit();
   const dir = `${BENCH_DIR}results/`;
   mkdirSync(dir, { recursive: true });
   const stamp = record.startedAt
@@ -33,17 +40,46 @@ export function recordResults(record: BenchRecord): void {
   writeFileSync(`${dir}${stamp}-${record.mode}.json`, text);
   writeFileSync(`${dir}latest-${record.mode}.json`, text);
   process.stderr.write(`bench: wrote bench/results/${stamp}-${record.mode}.json\n`);
-  appendHistory(record);
+  appendHistory(record, commit);
 }
 
-function appendHistory(record: BenchRecord): void {
-  if (!existsSync(PERFORMANCE_DOC)) return;
-  const text = readFileSync(PERFORMANCE_DOC, 'utf8');
-  const end = text.indexOf(HISTORY_END);
-  if (text.indexOf(HISTORY_START) < 0 || end < 0) return;
-  const row = historyRow(record, measuredCommit());
-  writeFileSync(PERFORMANCE_DOC, `${text.slice(0, end)}${row}\n${text.slice(end)}`);
+function appendHistory(record: BenchRecord, commit: string): void {
+  if (!existsSync(PERFORMANCE_DOC) || !existsSync(HISTORY_NOTES)) return;
+  const updated = withRecordedRow(
+    readFileSync(PERFORMANCE_DOC, 'utf8'),
+    readFileSync(HISTORY_NOTES, 'utf8'),
+    historyRow(record, commit),
+  );
+  if (updated === undefined) return;
+  writeFileSync(PERFORMANCE_DOC, updated.page);
+  writeFileSync(HISTORY_NOTES, updated.notes);
   process.stderr.write('bench: added a row to the history in docs/performance.md\n');
+}
+
+/**
+ * The page with `row` last among its recorded runs, and the notes with the rows past the latest
+ * `kept` appended to their last table; undefined when the page has no markers.
+ */
+export function withRecordedRow(
+  page: string,
+  notes: string,
+  row: string,
+  kept: number = RECORDED_ROWS_KEPT,
+): { page: string; notes: string } | undefined {
+  const start = page.indexOf(HISTORY_START);
+  const end = page.indexOf(HISTORY_END);
+  if (start < 0 || end < start) return undefined;
+  const rows = page
+    .slice(start + HISTORY_START.length, end)
+    .split('\n')
+    .filter((line) => line.startsWith('| '));
+  rows.push(row);
+  const moved = rows.slice(0, Math.max(0, rows.length - kept));
+  const shown = rows.slice(moved.length);
+  return {
+    page: `${page.slice(0, start + HISTORY_START.length)}\n${shown.join('\n')}\n${page.slice(end)}`,
+    notes: moved.length === 0 ? notes : `${notes.trimEnd()}\n${moved.join('\n')}\n`,
+  };
 }
 
 function git(args: readonly string[]): string | undefined {

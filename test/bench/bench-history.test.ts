@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { historyRow, type BenchRecord } from '../../bench/results.js';
+import { historyRow, RECORDED_ROWS_KEPT, withRecordedRow, type BenchRecord } from '../../bench/results.js';
 
 const page = readFileSync(new URL('../../docs/performance.md', import.meta.url), 'utf8');
 const latest = JSON.parse(
@@ -48,7 +48,21 @@ describe('the bench history in docs/performance.md', () => {
       .slice(start, page.indexOf('<!-- history:end -->'))
       .split('\n')
       .filter((l) => l.startsWith('| '));
-    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.length).toBeLessThanOrEqual(RECORDED_ROWS_KEPT);
     for (const row of rows) expect(cells(row), row).toBe(cells(header));
+  });
+
+  it('keeps the latest rows on the page and moves the older ones, oldest first, to the notes', () => {
+    const page = 'intro\n| date |\n<!-- history:start -->\n| a |\n| b |\n<!-- history:end -->\nafter\n';
+    const notes = '# notes\n\n| date |\n| --- |\n| 0 |\n';
+    const once = withRecordedRow(page, notes, '| c |', 3);
+    expect(once).toEqual({ page: page.replace('| b |\n', '| b |\n| c |\n'), notes });
+    const twice = withRecordedRow(once?.page ?? '', once?.notes ?? '', '| d |', 3);
+    expect(twice?.page).toBe(
+      'intro\n| date |\n<!-- history:start -->\n| b |\n| c |\n| d |\n<!-- history:end -->\nafter\n',
+    );
+    expect(twice?.notes).toBe(`${notes}| a |\n`);
+    expect(withRecordedRow('no markers', notes, '| e |')).toBeUndefined();
   });
 });
