@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  hasEdgeWhiteSpace,
   cellText,
   columnWidthOf,
   EXCEL_MAX_CELL_TEXT,
@@ -135,5 +136,27 @@ describe('xlsxValue of text with white space at an edge', () => {
   it('leaves text without edge white space a plain string', () => {
     expect(xlsxValue('text', 'two\nlines')).toBe('two\nlines');
     expect(xlsxValue('text', '=HYPERLINK("x")')).toBe('=HYPERLINK("x")');
+  });
+});
+
+describe('hasEdgeWhiteSpace', () => {
+  const EDGE = /^\s|\s$/;
+
+  it('says what /^\\s|\\s$/ says of every UTF-16 code unit, alone and at either end', () => {
+    for (let code = 0; code <= 0xffff; code++) {
+      const c = String.fromCharCode(code);
+      for (const text of [c, `${c}x`, `x${c}`, `x${c}x`])
+        if (hasEdgeWhiteSpace(text) !== EDGE.test(text))
+          throw new Error(`differs for U+${code.toString(16)}`);
+    }
+    expect(hasEdgeWhiteSpace('')).toBe(false);
+  });
+
+  it('says what /^\\s|\\s$/ says of any text (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        expect(hasEdgeWhiteSpace(text)).toBe(EDGE.test(text));
+      }),
+    );
   });
 });
