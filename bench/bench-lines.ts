@@ -32,6 +32,8 @@ export const CARDINALITY_RSS_LIMIT_MB = 250;
 export const SPLIT_RSS_LIMIT_MB = 350;
 /** The divisions of the --split lines' sandbox. */
 export const SPLIT_DIVISIONS = 200;
+/** A split over 10 divisions holds at most this (its target beside the unsplit export's 250 MB). */
+export const SPLIT_10_RSS_LIMIT_MB = 300;
 
 const LINES: Record<string, BenchLine> = {
   ceiling: {
@@ -157,6 +159,23 @@ const LINES: Record<string, BenchLine> = {
     rssLimitMb: SPLIT_RSS_LIMIT_MB,
     byStageTime: false,
     divisions: SPLIT_DIVISIONS,
+  },
+  // --lines csv+xlsx@10,split@10: the same over 10 divisions, the split's target of 1.10x and 300 MB.
+  'csv,xlsx@10': {
+    name: 'csv+xlsx e2e, 10 divisions',
+    kind: 'csv,xlsx',
+    what: '`run --format csv,xlsx` over 10 divisions: the unsplit export the 10-division split is compared with',
+    rssLimitMb: EXPORT_RSS_LIMIT_MB,
+    byStageTime: false,
+    divisions: 10,
+  },
+  'split@10': {
+    name: 'csv+xlsx e2e, split by 10 divisions',
+    kind: 'split',
+    what: 'csv,xlsx with `split: division`: each of 10 divisions its own files, the report read once',
+    rssLimitMb: SPLIT_10_RSS_LIMIT_MB,
+    byStageTime: false,
+    divisions: 10,
   },
   'xlsx-render': {
     name: 'xlsx stage',
