@@ -94,7 +94,16 @@ function git(args: readonly string[]): string | undefined {
 function measuredCommit(): string {
   const commit = git(['rev-parse', '--short', 'HEAD']);
   if (commit === undefined) return 'unknown';
-  const dirty = git(['status', '--porcelain', '--untracked-files=no']);
+  // What the bench itself writes (the page's recorded runs, the results) is not a change measured.
+  const dirty = git([
+    'status',
+    '--porcelain',
+    '--untracked-files=no',
+    '--',
+    '.',
+    ':!docs/performance.md',
+    ':!bench/results',
+  ]);
   return dirty === undefined || dirty === '' ? commit : `${commit} with uncommitted changes`;
 }
 
