@@ -81,13 +81,17 @@ describe('node flags', () => {
           { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
         ),
       );
-    const threads = inThread([]);
+    // The threads' young generation as V8 reports it at its largest: 9 MiB for a limit of 8 on
+    // Node 20 and 24 (2026-11-29). V8 grows it by its own heuristics and may stop short of it on a
+    // loaded machine (a Node 24 run sampled 8 MiB), so every run is held under it, not at it.
+    const bound = (THREAD_RESOURCE_LIMITS.maxYoungGenerationSizeMb + 1) * 2 ** 20;
+    expect(inThread([])).toBeLessThanOrEqual(bound);
     // Without the flag the export's own thread grows a larger young generation than its threads.
-    expect(largest([])).toBeGreaterThan(threads);
-    expect(largest([YOUNG])).toBe(threads);
-    expect(largest([], { NODE_OPTIONS: YOUNG })).toBe(threads);
+    expect(largest([])).toBeGreaterThan(bound);
+    expect(largest([YOUNG])).toBeLessThanOrEqual(bound);
+    expect(largest([], { NODE_OPTIONS: YOUNG })).toBeLessThanOrEqual(bound);
     // With the flag, the threads keep theirs.
-    expect(inThread([YOUNG])).toBe(threads);
+    expect(inThread([YOUNG])).toBeLessThanOrEqual(bound);
   });
 
   it.runIf(existsSync(LOADER))("sets a malloc tunable this glibc's loader knows", () => {
