@@ -2,7 +2,8 @@
 // name and number, its region and division, the division's managers, a position, a status — are
 // written once into the workbook's shared-strings table (xl/sharedStrings.xml) and each cell holds
 // its index (`<c t="s"><v>17</v></c>`, ~15 bytes where the text is 20–250). The reader shows the
-// same text either way (ECMA-376 part 1, 18.4.8); openpyxl, LibreOffice and Excel read both.
+// same text either way (ECMA-376 part 1, 18.4: the shared string table); openpyxl, LibreOffice and
+// Excel read both.
 //
 // A text gets its index at its first sight, in the order the rows are written: row after row,
 // column after column. Rows rendered on export threads are given the indices of their cut's texts
