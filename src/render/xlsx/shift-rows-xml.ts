@@ -15,20 +15,21 @@ import { cellStyleOf, xlsxValue, type XlsxStyle, type XlsxValue } from './xlsx-c
 /** The style of each Shifts column's cells, shared by every row (see xlsx-cells.ts for why). */
 export const SHIFT_STYLES: readonly XlsxStyle[] = SHIFT_COLUMNS.map((column) => cellStyleOf(column));
 
-/** Per Shifts column: true when its texts go into the shared-strings table (shared-texts.ts). */
-export const SHIFT_SHARED_TEXT_COLUMNS: readonly boolean[] = SHIFT_COLUMNS.map((column) =>
-  (SHARED_TEXT_COLUMN_NAMES as readonly string[]).includes(column.name),
-);
-
 /**
- * The Shifts columns whose texts are shared, in SHIFT_COLUMNS' order: the order a row's cells are
- * written in, which is the order the export's thread gives a cut's texts their indices in.
+ * The Shifts columns whose texts are shared (shared-texts.ts), in SHIFT_COLUMNS' order: the order a
+ * row's cells are written in, which is the order the export's thread gives a cut's texts their
+ * indices in.
  */
 export const SHARED_TEXT_SHIFT_COLUMNS = SHIFT_COLUMNS.filter((column) =>
   (SHARED_TEXT_COLUMN_NAMES as readonly string[]).includes(column.name),
 );
 if (SHARED_TEXT_SHIFT_COLUMNS.length !== SHARED_TEXT_COLUMN_NAMES.length)
   throw new Error('a shared text column is not a Shifts column');
+
+/** Per Shifts column: true when its texts go into the shared-strings table. */
+export const SHIFT_SHARED_TEXT_COLUMNS: readonly boolean[] = SHIFT_COLUMNS.map((column) =>
+  SHARED_TEXT_SHIFT_COLUMNS.includes(column),
+);
 
 /**
  * A record's texts of SHARED_TEXT_SHIFT_COLUMNS, as their cells hold them (null: no text cell, or
