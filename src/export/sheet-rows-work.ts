@@ -46,7 +46,8 @@ export interface SheetRowsRequest extends SheetRowsPlace {
  * The rendered rows: UTF-8 row XML, one piece per sheet (`pieceRows` rows each, ending at byte
  * `pieceEnds`; the first continues the current sheet, each later one starts a new sheet at row 2);
  * or, when a row needs a style not registered yet, every exported row's cell values, for the
- * workbook to write.
+ * workbook to write. The XML is a view of an ArrayBuffer of its own, which the thread moves to the
+ * export's thread with its answer.
  */
 export type SheetRows =
   | {

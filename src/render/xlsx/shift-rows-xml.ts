@@ -85,9 +85,17 @@ const NO_NEW_STYLES: StyleRegistry = {
 const MAX_BYTES_PER_UNIT = 3;
 
 /**
+ * The bytes a row took in the last rows rendered on this thread, which sizes the next rows' buffer
+ * (with a quarter to spare): the buffer is moved to the export's thread as it is, where its whole
+ * length counts against the export's memory, so it is sized to what rows take, not the most they could.
+ */
+let bytesPerRow = 1024;
+
+/**
  * The rows of `records` numbered from `firstRow`, as the Shifts sheet would write them, UTF-8
  * encoded, their shared texts as `texts` indexes them; undefined when one of them needs a style id
- * that `ids` does not have.
+ * that `ids` does not have. The bytes are a view of an ArrayBuffer of their own, never of Node's
+ * shared pool, so that they can be moved to another thread.
  */
 export function renderShiftRowsXml(
   records: readonly ShiftRecord[],
@@ -99,7 +107,7 @@ export function renderShiftRowsXml(
     columns: SHIFT_SHARED_TEXT_COLUMNS,
     ids: texts,
   });
-  let bytes = Buffer.allocUnsafeSlow(Math.max(64 * 1024, records.length * 2048));
+  let bytes = Buffer.allocUnsafeSlow(4096 + Math.ceil(records.length * bytesPerRow * 1.25));
   let used = 0;
   try {
     for (let k = 0; k < records.length; k++) {
@@ -116,6 +124,13 @@ export function renderShiftRowsXml(
   } catch (error) {
     if (error instanceof UnregisteredStyle) return undefined;
     throw error;
+  }
+  if (records.length > 0) bytesPerRow = used / records.length;
+  // Grown past twice what the rows took (a few rows far wider than the rest): the rest let go.
+  if (used * 2 < bytes.length) {
+    const exact = Buffer.allocUnsafeSlow(used);
+    bytes.copy(exact, 0, 0, used);
+    return exact;
   }
   return bytes.subarray(0, used);
 }
