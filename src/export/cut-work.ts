@@ -28,7 +28,7 @@ import {
 import { idsOf } from '../wfm/resume-position.js';
 import { parseCut, type ScannedCut } from '../wfm/scanned-cut.js';
 import { SHARED_TEXT_COLUMN_NAMES } from '../render/xlsx/shared-texts.js';
-import { sharedTextOf } from '../render/xlsx/shift-rows-xml.js';
+import { sharedTextOf, type RowBuffers } from '../render/xlsx/shift-rows-xml.js';
 import { SpoolLineEncoder, spoolRecords } from './division-spool.js';
 import { SpareBuffers } from './spare-buffers.js';
 
@@ -176,7 +176,8 @@ const hasher = new RowHasher<ShiftRecord>(SHIFT_COLUMNS);
 
 /**
  * Buffers a worker keeps for its next cuts: about as many as are on their way back from the
- * export's thread while it works (two cuts a thread are under way, shift-threads.ts).
+ * export's thread while it works (two cuts a thread are under way, shift-threads.ts), and the
+ * buffers of sheet rows it rendered, which come back the same way.
  */
 const SPARE_BUFFERS = 4;
 
@@ -305,6 +306,11 @@ export class CutWorker {
    */
   reuse(buffer: ArrayBuffer): void {
     this.#spare.give(buffer);
+  }
+
+  /** Where sheet rows' buffers come from: the same spare buffers, which their buffers join again. */
+  get rowBuffers(): RowBuffers {
+    return this.#spare;
   }
 
   /**

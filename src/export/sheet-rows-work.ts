@@ -13,7 +13,13 @@
 
 import type { ShiftRecord } from '../domain/shift-record.js';
 import { CutSharedTextIds, type SharedTextIds } from '../render/xlsx/shared-texts.js';
-import { renderShiftRowsXml, shiftRowValues, type ShiftStyleIds } from '../render/xlsx/shift-rows-xml.js';
+import {
+  FRESH_ROW_BUFFERS,
+  renderShiftRowsXml,
+  shiftRowValues,
+  type RowBuffers,
+  type ShiftStyleIds,
+} from '../render/xlsx/shift-rows-xml.js';
 import type { XlsxValue } from '../render/xlsx/xlsx-cells.js';
 
 /** Where a cut's exported rows go in the Shifts sheets. */
@@ -46,8 +52,8 @@ export interface SheetRowsRequest extends SheetRowsPlace {
  * The rendered rows: UTF-8 row XML, one piece per sheet (`pieceRows` rows each, ending at byte
  * `pieceEnds`; the first continues the current sheet, each later one starts a new sheet at row 2);
  * or, when a row needs a style not registered yet, every exported row's cell values, for the
- * workbook to write. The XML is a view of an ArrayBuffer of its own, which the thread moves to the
- * export's thread with its answer.
+ * workbook to write. The XML starts an ArrayBuffer of its own, which the thread moves to the
+ * export's thread with its answer, and which comes back once written (ShiftThreads.reuseSheetRows).
  */
 export type SheetRows =
   | {
@@ -71,7 +77,8 @@ export class SheetRowsKeeper {
     return this.#records.size;
   }
 
-  render(request: SheetRowsRequest): SheetRows {
+  /** `buffers`: where the rows' buffer is taken from (the thread's spare buffers). */
+  render(request: SheetRowsRequest, buffers: RowBuffers = FRESH_ROW_BUFFERS): SheetRows {
     // Asked in report order: a cut before this one is never asked again (its rows were dropped
     // when the reader rewound or retried), and its records go.
     for (const seq of this.#records.keys()) {
@@ -85,7 +92,7 @@ export class SheetRowsKeeper {
     const { from, keep } = request;
     for (let k = 0; k < keep.length; k++)
       if (keep[k] === 1) records.push(kept.records[from + k] as ShiftRecord);
-    return renderSheetRows(records, request, new CutSharedTextIds(kept.labels, request.textIds));
+    return renderSheetRows(records, request, new CutSharedTextIds(kept.labels, request.textIds), buffers);
   }
 }
 
@@ -102,6 +109,7 @@ export function renderSheetRows(
   records: readonly ShiftRecord[],
   place: SheetPlace,
   texts: SharedTextIds,
+  buffers: RowBuffers = FRESH_ROW_BUFFERS,
 ): SheetRows {
   const { firstRow, sheetRowLimit, styles } = place;
   const pieces: Buffer[] = [];
@@ -113,8 +121,11 @@ export function renderSheetRows(
   while (at < records.length) {
     const rows = Math.min(records.length - at, sheetRowLimit + 2 - row);
     if (rows > 0) {
-      const xml = renderShiftRowsXml(records.slice(at, at + rows), row, styles, texts);
-      if (xml === undefined) return { values: records.map(shiftRowValues) };
+      const xml = renderShiftRowsXml(records.slice(at, at + rows), row, styles, texts, buffers);
+      if (xml === undefined) {
+        for (const piece of pieces) buffers.give(piece.buffer as ArrayBuffer);
+        return { values: records.map(shiftRowValues) };
+      }
       pieces.push(xml);
       bytes += xml.length;
     }
@@ -123,16 +134,19 @@ export function renderSheetRows(
     at += Math.max(0, rows);
     row = 2;
   }
-  const xml = pieces.length === 1 ? (pieces[0] as Buffer) : copyOfAll(pieces);
+  const xml = pieces.length === 1 ? (pieces[0] as Buffer) : copyOfAll(pieces, buffers);
   return { xml, pieceRows, pieceEnds };
 }
 
 /** One buffer of its own (not from Node's shared pool): it is transferred to the export's thread. */
-function copyOfAll(pieces: readonly Buffer[]): Buffer {
+function copyOfAll(pieces: readonly Buffer[], buffers: RowBuffers): Buffer {
   let bytes = 0;
   for (const piece of pieces) bytes += piece.length;
   const all = Buffer.allocUnsafeSlow(bytes);
   let at = 0;
-  for (const piece of pieces) at += piece.copy(all, at);
+  for (const piece of pieces) {
+    at += piece.copy(all, at);
+    buffers.give(piece.buffer as ArrayBuffer);
+  }
   return all;
 }

@@ -31,7 +31,12 @@ interface Pending {
 
 interface PendingWorked {
   readonly rows: WorkedRows;
-  readonly sheet: readonly { readonly firstRow: number; readonly rendered: Promise<SheetRows> }[];
+  readonly sheet: readonly {
+    readonly firstRow: number;
+    readonly rendered: Promise<SheetRows>;
+    /** The rows are written into every workbook: their buffer can serve later rows. */
+    readonly written: (rows: SheetRows) => void;
+  }[];
 }
 
 export interface ShiftRowsOutputOptions {
@@ -119,7 +124,8 @@ export class ShiftRowsOutput implements TableOutput {
       // Now, in report order, before any later row is written here or asked of a thread: the
       // indices are given in the order the rows are written, whoever renders them.
       const textIds = cutTextIds(this.#texts, part.texts);
-      return { firstRow, rendered: part.render({ firstRow, sheetRowLimit, styles, textIds }) };
+      const rendered = part.render({ firstRow, sheetRowLimit, styles, textIds });
+      return { firstRow, rendered, written: (rows: SheetRows) => part.written(rows) };
     });
     const pending: Pending = {
       // Its CSV records are copied: they lie in the cut's buffer, which goes back to its export
@@ -171,7 +177,7 @@ export class ShiftRowsOutput implements TableOutput {
   async #writeWorkedNext({ rows, sheet }: PendingWorked): Promise<void> {
     if (this.#csv !== undefined) await this.#csv.writeEncoded(rows.csv, rows.count);
     if (this.#workbook === undefined) return;
-    for (const { firstRow, rendered } of sheet) {
+    for (const { firstRow, rendered, written } of sheet) {
       const answer = await rendered;
       if ('values' in answer) {
         this.styleRetries++;
@@ -194,6 +200,8 @@ export class ShiftRowsOutput implements TableOutput {
             await workbook.addRenderedShifts(xml.subarray(start, end), pieceRows, piece === 0 ? firstRow : 2);
         start = end;
       }
+      // Every workbook has copied the rows (addRenderedShifts copies before it waits).
+      written(answer);
     }
   }
 

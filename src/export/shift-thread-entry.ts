@@ -64,7 +64,7 @@ function answerSheetRows(seq: number, request: SheetRowsRequest): void {
   const transfer: ArrayBuffer[] = [];
   try {
     if (sheetRows === undefined) throw new Error('this thread keeps no records for sheet rows');
-    const sheet = sheetRows.render(request);
+    const sheet = sheetRows.render(request, worker.rowBuffers);
     answer = { seq, sheet };
     // Moved, not copied: the rows' bytes are a view of a buffer of their own (SheetRows), never of
     // Node's shared pool, which newer Node refuses to move. Copied, they had cost each export

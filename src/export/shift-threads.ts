@@ -107,7 +107,10 @@ class ShiftThread {
     return this.#thread.ask({ kind: 'sheet', sheet }, undefined) as Promise<SheetRows>;
   }
 
-  /** The buffer of one of its answers, taken: it goes with the next cut (unusable here from then on). */
+  /**
+   * The buffer of one of its answers (a worked cut, or sheet rows), taken: it goes with the next
+   * cut (unusable here from then on).
+   */
   reuse(buffer: ArrayBuffer): void {
     this.#reuse.push(buffer);
   }
@@ -191,17 +194,27 @@ export class ShiftThreads implements CutParser<WorkedCut> {
 
   /** The sheet rows of a worked cut (its `seq`), on the thread that worked it. */
   renderSheetRows(request: SheetRowsRequest): Promise<SheetRows> {
-    if (this.#here !== undefined) {
+    const worker = this.#here;
+    if (worker !== undefined) {
       const here = this.#hereSheetRows;
       if (here === undefined)
         return Promise.reject(new Error('these threads keep no records for sheet rows'));
       try {
-        return Promise.resolve(here.render(request));
+        return Promise.resolve(here.render(request, worker.rowBuffers));
       } catch (error) {
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       }
     }
     return (this.#threads[request.seq % this.#threads.length] as ShiftThread).renderSheetRows(request);
+  }
+
+  /**
+   * The buffer of a cut's sheet rows (`seq`), written: back to the thread that rendered them, for
+   * later rows and cuts (unusable here from then on).
+   */
+  reuseSheetRows(seq: number, buffer: ArrayBuffer): void {
+    if (this.#here !== undefined) this.#here.reuse(buffer);
+    else (this.#threads[seq % this.#threads.length] as ShiftThread).reuse(buffer);
   }
 
   /**

@@ -33,6 +33,8 @@ import type { SheetRows, SheetRowsPlace, SheetRowsRequest } from './sheet-rows-w
 /** Where the threads that worked the cuts render their sheet rows (shift-threads.ts). */
 export interface SheetRowsThreads {
   renderSheetRows(request: SheetRowsRequest): Promise<SheetRows>;
+  /** Rows of cut `seq` are written: their buffer goes back to the thread that rendered them. */
+  reuseSheetRows(seq: number, buffer: ArrayBuffer): void;
 }
 
 /** Some exported rows of one cut, whose sheet rows the thread that worked it renders once placed. */
@@ -45,6 +47,8 @@ export interface SheetRowsPart {
    */
   readonly texts: CutTextLabels;
   render(place: SheetRowsPlace): Promise<SheetRows>;
+  /** The rendered rows are written (copied into every workbook): nothing here reads them again. */
+  written(rows: SheetRows): void;
 }
 
 /** The exported rows of a batch, rendered on the export threads. */
@@ -319,7 +323,15 @@ export class WorkedCutPipeline {
       from,
       keep,
     };
-    return { rows, texts, render: (place) => threads.renderSheetRows({ ...place, seq, from, keep, last }) };
+    return {
+      rows,
+      texts,
+      render: (place) => threads.renderSheetRows({ ...place, seq, from, keep, last }),
+      written: (rendered) => {
+        if ('xml' in rendered && rendered.xml.byteLength > 0)
+          threads.reuseSheetRows(seq, rendered.xml.buffer as ArrayBuffer);
+      },
+    };
   }
 
   #aggregate(cut: WorkedCut, k: number): void {

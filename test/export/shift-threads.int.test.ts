@@ -228,6 +228,50 @@ describe('sheet rows on export threads', () => {
   const records = new CutWorker(SETUP).workKeepingRecords(cutOf(text)).records;
   const styles = stylesAfter(records[0] as ShiftRecord);
 
+  it('renders later rows into the buffer of rows written before, once it is given back', async () => {
+    // On the export's own thread the buffer comes back as the same object.
+    const here = new ShiftThreads(1, { ...SETUP, sheetRows: true });
+    const place = { firstRow: 2, sheetRowLimit: 1000, styles, keep: Uint8Array.from([1, 0, 1, 0, 1]) };
+    for (let seq = 0; seq < 3; seq++) await here.parse(cutOf(text));
+    const rendered = async (seq: number): Promise<Uint8Array> => {
+      const rows = await here.renderSheetRows({
+        ...place,
+        textIds: new Int32Array(64).fill(-1),
+        seq,
+        from: 0,
+        last: true,
+      });
+      if (!('xml' in rows)) throw new Error('the rows came back as values');
+      return rows.xml;
+    };
+    // The first rows size the buffers of the next (the bytes a row takes).
+    await rendered(0);
+    const second = await rendered(1);
+    const expected = Buffer.from(second).toString('utf8');
+    here.reuseSheetRows(1, second.buffer as ArrayBuffer);
+    const third = await rendered(2);
+    expect(third.buffer).toBe(second.buffer);
+    expect(Buffer.from(third).toString('utf8')).toBe(expected);
+    await here.close();
+
+    // From the export's thread, a buffer given back goes with the next cut to the thread that rendered it.
+    threads = new ShiftThreads(2, { ...SETUP, sheetRows: true });
+    await threads.parse(cutOf(text));
+    const rows = await threads.renderSheetRows({
+      ...place,
+      textIds: inline((await threads.parse(cutOf(text))).batch),
+      seq: 1,
+      from: 0,
+      last: true,
+    });
+    if (!('xml' in rows)) throw new Error('the rows came back as values');
+    threads.reuseSheetRows(1, rows.xml.buffer as ArrayBuffer);
+    expect(rows.xml.byteLength).toBeGreaterThan(0);
+    await threads.parse(cutOf(text));
+    await threads.parse(cutOf(text));
+    expect(rows.xml.byteLength).toBe(0);
+  });
+
   it('renders the kept records of a cut on the thread that worked it, split where a sheet fills', async () => {
     threads = new ShiftThreads(2, { ...SETUP, sheetRows: true });
     await threads.parse(cutOf(JSON.stringify([{ ...ROW, id: 1 }])));

@@ -85,6 +85,22 @@ const NO_NEW_STYLES: StyleRegistry = {
 const MAX_BYTES_PER_UNIT = 3;
 
 /**
+ * Where rows' buffers come from, and where one goes that is let go (export/spare-buffers.ts): the
+ * buffers of rows the export's thread has written come back to the thread that rendered them, so
+ * that rows are not written into fresh pages every time.
+ */
+export interface RowBuffers {
+  take(bytes: number): ArrayBuffer;
+  give(buffer: ArrayBuffer): void;
+}
+
+/** A fresh buffer each time (not from Node's shared pool: it can be moved to another thread). */
+export const FRESH_ROW_BUFFERS: RowBuffers = {
+  take: (bytes) => Buffer.allocUnsafeSlow(bytes).buffer as ArrayBuffer,
+  give: () => undefined,
+};
+
+/**
  * The bytes a row took in the last rows rendered on this thread, which sizes the next rows' buffer
  * (with a quarter to spare): the buffer is moved to the export's thread as it is, where its whole
  * length counts against the export's memory, so it is sized to what rows take, not the most they could.
@@ -94,42 +110,48 @@ let bytesPerRow = 1024;
 /**
  * The rows of `records` numbered from `firstRow`, as the Shifts sheet would write them, UTF-8
  * encoded, their shared texts as `texts` indexes them; undefined when one of them needs a style id
- * that `ids` does not have. The bytes are a view of an ArrayBuffer of their own, never of Node's
- * shared pool, so that they can be moved to another thread.
+ * that `ids` does not have. The bytes start a buffer taken from `buffers`, never Node's shared
+ * pool, so that they can be moved to another thread.
  */
 export function renderShiftRowsXml(
   records: readonly ShiftRecord[],
   firstRow: number,
   ids: ShiftStyleIds,
   texts: SharedTextIds,
+  buffers: RowBuffers = FRESH_ROW_BUFFERS,
 ): Buffer | undefined {
   const renderer = new RowXmlRenderer(NO_NEW_STYLES, knownStyleIds(ids), {
     columns: SHIFT_SHARED_TEXT_COLUMNS,
     ids: texts,
   });
-  let bytes = Buffer.allocUnsafeSlow(4096 + Math.ceil(records.length * bytesPerRow * 1.25));
+  let asked = 1024 + Math.ceil(records.length * bytesPerRow * 1.25);
+  let bytes = Buffer.from(buffers.take(asked));
   let used = 0;
   try {
     for (let k = 0; k < records.length; k++) {
       const xml = renderer.render(firstRow + k, shiftRowValues(records[k] as ShiftRecord), SHIFT_STYLES);
       if (xml.length * MAX_BYTES_PER_UNIT > bytes.length - used) {
-        const larger = Buffer.allocUnsafeSlow(
-          Math.max(bytes.length * 2, used + xml.length * MAX_BYTES_PER_UNIT),
-        );
+        asked = Math.max(bytes.length * 2, used + xml.length * MAX_BYTES_PER_UNIT);
+        const larger = Buffer.from(buffers.take(asked));
         bytes.copy(larger, 0, 0, used);
+        buffers.give(bytes.buffer as ArrayBuffer);
         bytes = larger;
       }
       used += bytes.write(xml, used);
     }
   } catch (error) {
+    buffers.give(bytes.buffer as ArrayBuffer);
     if (error instanceof UnregisteredStyle) return undefined;
     throw error;
   }
   if (records.length > 0) bytesPerRow = used / records.length;
-  // Grown past twice what the rows took (a few rows far wider than the rest): the rest let go.
-  if (used * 2 < bytes.length) {
+  // Asked for over four times what the rows took (sized by far wider rows before): copied, and
+  // the buffer kept for later rows; moved as it is, its whole length would count where it goes.
+  // A spare larger than asked is moved as it is: the spares are few, and come back.
+  if (used * 4 < asked) {
     const exact = Buffer.allocUnsafeSlow(used);
     bytes.copy(exact, 0, 0, used);
+    buffers.give(bytes.buffer as ArrayBuffer);
     return exact;
   }
   return bytes.subarray(0, used);

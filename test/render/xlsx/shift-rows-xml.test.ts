@@ -67,16 +67,16 @@ describe('renderShiftRowsXml', () => {
     expect(inline).toBe(renderShiftRowsXml(records, 2, STYLE_IDS, NO_SHARED_TEXTS)?.toString('utf8'));
   });
 
-  it('gives bytes that own their buffer, no more than twice their length, so they can be moved', () => {
+  it('gives bytes that start a buffer of their own, at most four times their length, so they can be moved', () => {
     // Wide rows after narrow ones (the buffer grows), narrow after wide (sized by the wide ones):
     // either way the whole buffer goes to the export's thread and counts against its memory.
     for (const comment of ['n', 'w'.repeat(6_000), 'n', 'n']) {
       const records = Array.from({ length: 50 }, (_, k) => shiftRecord({ id: k + 1, comment }));
       const xml = renderShiftRowsXml(records, 2, STYLE_IDS, NO_SHARED_TEXTS) as Buffer;
       expect(xml.byteOffset).toBe(0);
-      expect(xml.buffer.byteLength).toBeLessThanOrEqual(2 * xml.byteLength);
+      expect(xml.buffer.byteLength).toBeLessThanOrEqual(4 * xml.byteLength);
       const text = xml.toString('utf8');
-      const moved = structuredClone(xml, { transfer: [xml.buffer] });
+      const moved = structuredClone(xml, { transfer: [xml.buffer as ArrayBuffer] });
       expect(xml.byteLength).toBe(0);
       expect(Buffer.from(moved.buffer, moved.byteOffset, moved.byteLength).toString('utf8')).toBe(text);
     }
