@@ -9,11 +9,11 @@
 // number of divisions; its files are stored before the next division begins.
 //
 // When the report's rows were worked on export threads, a division's rows are worked there too:
-// its spool is cut into runs of ~256 KiB of lines, which the threads turn into the same worked cuts
-// as the report's (cut-work.ts, workSpoolLines: CSV records, Parquet values, fingerprints, facts,
-// and sheet rows once placed), and this thread only takes them in order (WorkedCutPipeline) and
-// writes them. A few runs are under way at once, the next division's already while this one's
-// files end, so the threads are not idle between divisions.
+// its spool is cut into runs of one block of lines (60 KiB), which the threads turn into the same
+// worked cuts as the report's (cut-work.ts, workSpoolLines: CSV records, Parquet values,
+// fingerprints, facts, and sheet rows once placed), and this thread only takes them in order
+// (WorkedCutPipeline) and writes them. A few runs are under way at once, the next division's
+// already while this one's files end, so the threads are not idle between divisions.
 
 import {
   ChangeRecorder,
@@ -47,13 +47,15 @@ import type { WorkedCut } from './cut-work.js';
 import type { ShiftThreads } from './shift-threads.js';
 import type { ExportBatch, ExportEnding, OutputSetup, TableOutput } from './table-output.js';
 import { throwIfAborted } from './throw-if-aborted.js';
+import { MAX_CUT_TEXT_BYTES } from '../wfm/scanned-cut.js';
 import { WorkedCutPipeline } from './worked-cut-pipeline.js';
 
 /**
- * Bytes of spool lines in a run sent to an export thread: enough that a division of ~1,500 rows
- * is a few runs (the threads share it), few enough that a handful under way stay small.
+ * Bytes of spool lines in a run sent to an export thread: one spool block, as a report's cut is
+ * decoded at once, and no larger (MAX_CUT_TEXT_BYTES); a division of ~1,500 rows is many runs,
+ * which the threads share.
  */
-const RUN_BYTES = 256 * 1024;
+const RUN_BYTES = MAX_CUT_TEXT_BYTES;
 
 export interface DivisionSplitOptions {
   readonly formats: readonly ExportFormat[];

@@ -1,6 +1,6 @@
 // The exported shifts of an export split by division, set aside by division while the report is
 // read once, and read back one division at a time when its files are written (division-split.ts).
-// Every division's records go into one temp file in blocks of ~64 KiB: a division's records are
+// Every division's records go into one temp file in blocks of 60 KiB: a division's records are
 // collected as UTF-8 JSON lines until its block is full, then appended, and the block's place
 // noted. Memory is one block per division being collected, plus the places — never the rows, and
 // never an open file or writer per division (200 divisions: ~13 MiB at most, one file descriptor).
@@ -10,9 +10,13 @@
 
 import type { ShiftRecord } from '../domain/shift-record.js';
 import type { TempFile, TempFolder } from '../temp-file.js';
+import { MAX_CUT_TEXT_BYTES } from '../wfm/scanned-cut.js';
 
-/** Bytes of JSON lines a division collects before its block is appended. */
-const BLOCK_BYTES = 64 * 1024;
+/**
+ * Bytes of JSON lines a division collects before its block is appended: a block is what a thread
+ * decodes at once (division-split.ts), so no larger than the text of a report's cut.
+ */
+const BLOCK_BYTES = MAX_CUT_TEXT_BYTES;
 
 /**
  * A record as the spool keeps it, without its line break. Every value of a record is JSON's own

@@ -41,16 +41,16 @@ import { isJsonWhitespace } from '../domain/json-text.js';
 import { concatRawRows, type RawRows } from '../domain/raw-rows.js';
 import { JsonArrayScanError } from './json-array-scan-error.js';
 import { BATCH_FULL, ElementScan, rowTooLarge } from './element-scan.js';
-import { CutBuffers, parseCut, type ScannedCut } from './scanned-cut.js';
+import { CutBuffers, MAX_CUT_TEXT_BYTES, parseCut, type ScannedCut } from './scanned-cut.js';
 
 export interface JsonArrayScannerOptions {
   /** Largest body accepted, in bytes. */
   readonly maxBodyBytes: number;
   /** Largest single element accepted, in bytes (with surrounding whitespace, without commas). */
   readonly maxRowBytes: number;
-  /** Complete elements are cut once about this many bytes of them are waiting (default 64 KiB). */
+  /** Complete elements are cut once about this many bytes of them are waiting (default 48 KiB). */
   readonly batchBytes?: number;
-  /** A batch covers about this many bytes at most (default 256 KiB, never less than batchBytes). */
+  /** A batch covers about this many bytes at most (default 60 KiB, never less than batchBytes). */
   readonly maxBatchBytes?: number;
 }
 
@@ -58,13 +58,14 @@ export interface JsonArrayScannerOptions {
  * Smaller batches keep the parsed rows and their text young: fewer survive into the old
  * generation, which is what grows the heap (sizes compared in docs/performance.md).
  */
-export const DEFAULT_BATCH_BYTES = 64 * 1024;
+export const DEFAULT_BATCH_BYTES = 48 * 1024;
 
 /**
- * Batches follow the rows, not the chunks (a megabyte and more, uncompressed from a fast upstream):
- * the export's thread holds, parses and works a batch at once (docs/performance.md).
+ * Batches follow the rows, not the chunks (a megabyte and more, uncompressed from a fast upstream),
+ * and stay under the size whose text V8 would make a large object (MAX_CUT_TEXT_BYTES): 64 to 256
+ * KiB a cut took 66-71 rather than 80 CPU-µs a row of csv+xlsx on Node 24 (docs/performance.md).
  */
-export const DEFAULT_MAX_BATCH_BYTES = 256 * 1024;
+export const DEFAULT_MAX_BATCH_BYTES = MAX_CUT_TEXT_BYTES;
 
 const COMMA = 0x2c;
 const OPEN_BRACKET = 0x5b;

@@ -59,7 +59,7 @@ export interface WfmClientOptions {
   readonly onRetry?: OnRetry;
   /** Retries are logged at warn (code, attempt, delay); default: silent. */
   readonly logger?: Logger;
-  /** Bytes of complete report rows parsed at once (default 64 KiB, DEFAULT_BATCH_BYTES). */
+  /** Bytes of complete report rows parsed at once (default 48 KiB, DEFAULT_BATCH_BYTES). */
   readonly reportBatchBytes?: number;
   /** Who parses the report's cuts into rows; default: this thread, each cut before the next. */
   readonly reportParser?: CutParser<RawRows>;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { RawRows } from '../../src/domain/raw-rows.js';
 import { JsonArrayScanError } from '../../src/wfm/json-array-scan-error.js';
 import { JsonArrayScanner, type JsonArrayScannerOptions } from '../../src/wfm/json-array-scanner.js';
-import { parseCut, type ScannedCut } from '../../src/wfm/scanned-cut.js';
+import { MAX_CUT_TEXT_BYTES, parseCut, type ScannedCut } from '../../src/wfm/scanned-cut.js';
 
 const LARGE = { maxBodyBytes: Number.MAX_SAFE_INTEGER, maxRowBytes: Number.MAX_SAFE_INTEGER };
 
@@ -253,6 +253,26 @@ describe('JsonArrayScanner', () => {
     expect(batches.length).toBeGreaterThan(text.length / (4096 + longest));
     // The rows are JSON.stringify's: a batch's text is its rows stringified again.
     for (const batch of batches) expect(JSON.stringify([...batch]).length).toBeLessThanOrEqual(4096 + 2);
+  });
+
+  it("keeps each cut of a large chunk, at the defaults, a string under V8's large-object size", () => {
+    // Mostly two-byte text (Cyrillic): its string takes two bytes a character, and past 128 KiB
+    // V8 keeps it as a large object in pages mapped for it alone (scanned-cut.ts).
+    const rows = Array.from({ length: 3000 }, (_, id) => ({
+      id,
+      shop: `Магазин №${id}`,
+      note: 'смена '.repeat(20),
+    }));
+    const text = JSON.stringify(rows);
+    const scanner = new JsonArrayScanner(LARGE);
+    const batches = [...scanner.pushBatches(bytesOf(text)), scanner.end()];
+    expect(batches.flatMap((batch) => [...batch])).toEqual(rows);
+    expect(batches.length).toBeGreaterThan(Buffer.byteLength(text) / MAX_CUT_TEXT_BYTES);
+    for (const batch of batches) {
+      const cutText = JSON.stringify([...batch]);
+      expect(Buffer.byteLength(cutText)).toBeLessThanOrEqual(MAX_CUT_TEXT_BYTES + 2);
+      expect(cutText.length * 2).toBeLessThan(128 * 1024);
+    }
   });
 
   it('keeps batches bounded by maxBatchBytes after a wrong guess too (the byte scan)', () => {
