@@ -9,9 +9,10 @@
 //   perf script -i perf.data -F pid,tid,ip,sym > perf.txt
 //   node dist/bench/perf-threads.js perf.txt
 //
-// (with `--perf-basic-prof` added to the bin's first line for the run, JavaScript functions have names).
-// A thread is printed with its CPU seconds, its top symbols by self time, and what most often called
-// the kernel's page-fault and copy routines, the two costs a JavaScript profile does not show.
+// (with `--perf-basic-prof` added to the bin's first line for the run, JavaScript functions have
+// names). A thread is printed with its CPU seconds, its top symbols by self time, and what most
+// often called the kernel's page-fault and copy routines, two costs a JavaScript profile does not
+// show.
 
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -42,7 +43,8 @@ const count = (map: Map<string, number>, key: string): void => {
   map.set(key, (map.get(key) ?? 0) + 1);
 };
 
-// perf script with call chains: a header line "pid/tid" per sample, then its frames "  ip symbol", then a blank line.
+// perf script with call chains: a header line "pid/tid" per sample, then its frames ("ip symbol"),
+// then a blank line.
 const lines = readFileSync(file, 'utf8').split('\n');
 for (let i = 0; i < lines.length; i++) {
   const header = /^\s*(\d+)\/(\d+)\b/.exec(lines[i] ?? '');

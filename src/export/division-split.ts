@@ -38,6 +38,7 @@ import {
   type ManifestFile,
 } from '../render/manifest.js';
 import { TempFolder } from '../temp-file.js';
+import { MAX_CUT_TEXT_BYTES } from '../wfm/scanned-cut.js';
 import { BatchFanOut } from './batch-fan-out.js';
 import { CsvTablesOutput, DIVISION_CSV_TABLES, SPLIT_EXPORT_CSV_TABLES } from './csv-tables-output.js';
 import { DivisionSpool, type SpooledDivision } from './division-spool.js';
@@ -47,7 +48,6 @@ import type { WorkedCut } from './cut-work.js';
 import type { ShiftThreads } from './shift-threads.js';
 import type { ExportBatch, ExportEnding, OutputSetup, TableOutput } from './table-output.js';
 import { throwIfAborted } from './throw-if-aborted.js';
-import { MAX_CUT_TEXT_BYTES } from '../wfm/scanned-cut.js';
 import { WorkedCutPipeline } from './worked-cut-pipeline.js';
 
 /**
