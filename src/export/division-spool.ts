@@ -129,9 +129,10 @@ export class DivisionSpool {
   }
 
   /**
-   * A division's lines in runs of whole blocks (a block holds whole lines) of about `bytes` each,
-   * in the order added: for each run, the index of its first block and of the block after its
-   * last. The division's last lines are appended first.
+   * A division's lines in runs of whole blocks (a block holds whole lines) of at most `bytes`
+   * each, or one block when a block alone is larger, in the order added: for each run, the index
+   * of its first block and of the block after its last. The division's last lines are appended
+   * first.
    */
   runs(division: SpooledDivision, bytes: number): { readonly first: number; readonly end: number }[] {
     this.#append(division);
@@ -140,13 +141,15 @@ export class DivisionSpool {
     let first = 0;
     let size = 0;
     for (let b = 0; b < count; b++) {
-      size += division.blocks[b * 2 + 1] ?? 0;
-      if (size >= bytes || b === count - 1) {
-        runs.push({ first, end: b + 1 });
-        first = b + 1;
+      const length = division.blocks[b * 2 + 1] ?? 0;
+      if (b > first && size + length > bytes) {
+        runs.push({ first, end: b });
+        first = b;
         size = 0;
       }
+      size += length;
     }
+    if (count > first) runs.push({ first, end: count });
     return runs;
   }
 

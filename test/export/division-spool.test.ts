@@ -126,4 +126,31 @@ describe('division spool', () => {
     const back = readAll(spool);
     expect(back.get(2)).toEqual(input.filter((r) => r.shift.division_id === 2));
   });
+
+  it('cuts a division into runs of whole blocks of at most the bytes asked, a larger block alone', () => {
+    const spool = new DivisionSpool(temp);
+    // Records of 1 to ~9 KB, so that blocks end short of full by different amounts.
+    const input = records(
+      Array.from({ length: 400 }, (_, i) => ({ division: 1, comment: 'y'.repeat((i * 997) % 9000) })),
+    );
+    for (const record of input) spool.add(record);
+    const [division] = spool.divisions();
+    if (division === undefined) throw new Error('no division was spooled');
+    const blockBytes = (b: number): number => division.blocks[b * 2 + 1] ?? 0;
+    for (const bytes of [1, 30_000, 60 * 1024, 100_000, 10_000_000]) {
+      const runs = spool.runs(division, bytes);
+      // Every block once, in order.
+      expect(runs.map((run) => [run.first, run.end]).flat()).toEqual(
+        runs.flatMap((_, i) => [i === 0 ? 0 : (runs[i - 1]?.end ?? -1), runs[i]?.end]),
+      );
+      expect(runs.at(-1)?.end).toBe(division.blocks.length / 2);
+      for (const { first, end } of runs) {
+        let size = 0;
+        for (let b = first; b < end; b++) size += blockBytes(b);
+        if (end - first > 1) expect(size).toBeLessThanOrEqual(bytes);
+        // Not cut short: the next block would not have fitted.
+        if (end < division.blocks.length / 2) expect(size + blockBytes(end)).toBeGreaterThan(bytes);
+      }
+    }
+  });
 });
