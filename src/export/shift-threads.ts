@@ -132,8 +132,6 @@ export class ShiftThreads implements CutParser<WorkedCut> {
   readonly #hereSheetRows: SheetRowsKeeper | undefined;
   /** Which cuts' records are kept for sheet rows: the report's (a workbook), or only the spool runs' (split). */
   readonly #keepsReportSheetRows: boolean;
-  /** Which thread made each answer's buffer. */
-  readonly #makers = new WeakMap<ArrayBuffer, ShiftThread>();
   /** The next cut's number: it goes to thread number % threads, which keeps its records by it. */
   #seq = 0;
 
@@ -161,11 +159,9 @@ export class ShiftThreads implements CutParser<WorkedCut> {
       if (this.#keepsReportSheetRows) this.#hereSheetRows?.keep(seq, records, labels);
       return { batch: { ...worked, seq }, ids: worked.ids };
     }
-    const thread = this.#threads[seq % this.#threads.length] as ShiftThread;
-    return thread.work(seq, cut).then((parsed) => {
-      this.#makers.set(parsed.batch.buffer, thread);
-      return { ...parsed, batch: { ...parsed.batch, seq } };
-    });
+    return this.#threadOf(seq)
+      .work(seq, cut)
+      .then((parsed) => ({ ...parsed, batch: { ...parsed.batch, seq } }));
   }
 
   /**
@@ -185,11 +181,9 @@ export class ShiftThreads implements CutParser<WorkedCut> {
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       }
     }
-    const thread = this.#threads[seq % this.#threads.length] as ShiftThread;
-    return thread.work(seq, cut, 'spool').then((parsed) => {
-      this.#makers.set(parsed.batch.buffer, thread);
-      return { ...parsed.batch, seq };
-    });
+    return this.#threadOf(seq)
+      .work(seq, cut, 'spool')
+      .then((parsed) => ({ ...parsed.batch, seq }));
   }
 
   /** The sheet rows of a worked cut (its `seq`), on the thread that worked it. */
@@ -205,7 +199,7 @@ export class ShiftThreads implements CutParser<WorkedCut> {
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       }
     }
-    return (this.#threads[request.seq % this.#threads.length] as ShiftThread).renderSheetRows(request);
+    return this.#threadOf(request.seq).renderSheetRows(request);
   }
 
   /**
@@ -213,8 +207,7 @@ export class ShiftThreads implements CutParser<WorkedCut> {
    * later rows and cuts (unusable here from then on).
    */
   reuseSheetRows(seq: number, buffer: ArrayBuffer): void {
-    if (this.#here !== undefined) this.#here.reuse(buffer);
-    else (this.#threads[seq % this.#threads.length] as ShiftThread).reuse(buffer);
+    this.#giveBack(seq, buffer);
   }
 
   /**
@@ -222,10 +215,18 @@ export class ShiftThreads implements CutParser<WorkedCut> {
    * their buffers go back to the threads that made them, for later cuts.
    */
   reuse(cuts: readonly WorkedCut[]): void {
-    for (const { buffer } of cuts) {
-      if (this.#here !== undefined) this.#here.reuse(buffer);
-      else this.#makers.get(buffer)?.reuse(buffer);
-    }
+    for (const { buffer, seq } of cuts) if (seq !== undefined) this.#giveBack(seq, buffer);
+  }
+
+  /** A buffer made for cut `seq`, back to the worker that made it. */
+  #giveBack(seq: number, buffer: ArrayBuffer): void {
+    if (this.#here !== undefined) this.#here.reuse(buffer);
+    else this.#threadOf(seq).reuse(buffer);
+  }
+
+  /** The thread that cut `seq` went to, which keeps its records and made its answers' buffers. */
+  #threadOf(seq: number): ShiftThread {
+    return this.#threads[seq % this.#threads.length] as ShiftThread;
   }
 
   /**
