@@ -45,19 +45,22 @@ describe('node flags', () => {
   });
 
   it("gives the export's own thread the young generation the export threads are started with", () => {
-    // Objects that survive a while make V8 grow the young generation to its largest.
+    // Objects that survive a while make V8 grow the young generation to its largest. The size it
+    // keeps is the median of its samples: a loaded machine shows a rare spike (a page taken
+    // mid-scavenge), and the largest sample would measure that.
     const grow = `const v8 = require('node:v8');
       const ring = new Array(100000);
-      let largest = 0;
+      const sizes = [];
       for (let i = 0; i < 4e6; i++) {
         ring[i % ring.length] = { i, list: [i] };
         if (i % 50000 === 0) {
           const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
-          largest = Math.max(largest, young.space_size);
+          sizes.push(young.space_size);
         }
       }
-      process.stdout.write(String(largest));`;
-    const largest = (args: string[], env: NodeJS.ProcessEnv = {}): number =>
+      sizes.sort((a, b) => a - b);
+      process.stdout.write(String(sizes[sizes.length >> 1]));`;
+    const kept = (args: string[], env: NodeJS.ProcessEnv = {}): number =>
       Number(
         execFileSync(process.execPath, [...args, '-e', grow], {
           encoding: 'utf8',
@@ -81,15 +84,15 @@ describe('node flags', () => {
           { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
         ),
       );
-    // The threads' young generation as V8 reports it at its largest: 9 MiB for a limit of 8 on
-    // Node 20 and 24 (2026-11-29). V8 grows it by its own heuristics and may stop short of it on a
-    // loaded machine (a Node 24 run sampled 8 MiB), so every run is held under it, not at it.
-    const bound = (THREAD_RESOURCE_LIMITS.maxYoungGenerationSizeMb + 1) * 2 ** 20;
+    // The young generation V8 keeps: 8 MiB for a limit of 8 on Node 20 and 24, and without the
+    // flag 32 MiB (Node 20) and 128 MiB (Node 24) for the same script (2026-11-29). Single
+    // samples of 9.5 and 13 MiB were seen on a loaded Node 24, so the bound leaves half again.
+    const bound = THREAD_RESOURCE_LIMITS.maxYoungGenerationSizeMb * 1.5 * 2 ** 20;
     expect(inThread([])).toBeLessThanOrEqual(bound);
     // Without the flag the export's own thread grows a larger young generation than its threads.
-    expect(largest([])).toBeGreaterThan(bound);
-    expect(largest([YOUNG])).toBeLessThanOrEqual(bound);
-    expect(largest([], { NODE_OPTIONS: YOUNG })).toBeLessThanOrEqual(bound);
+    expect(kept([])).toBeGreaterThan(bound);
+    expect(kept([YOUNG])).toBeLessThanOrEqual(bound);
+    expect(kept([], { NODE_OPTIONS: YOUNG })).toBeLessThanOrEqual(bound);
     // With the flag, the threads keep theirs.
     expect(inThread([YOUNG])).toBeLessThanOrEqual(bound);
   });
