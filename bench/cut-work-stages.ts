@@ -38,7 +38,12 @@ import { isRejected, validateShift } from '../src/pipeline/validate.js';
 import { BusinessDayWindow } from '../src/pipeline/window.js';
 import { CsvRecordEncoder } from '../src/render/csv/csv-table-writer.js';
 import { SharedTexts } from '../src/render/xlsx/shared-texts.js';
-import { renderShiftRowsXml, type ShiftStyleIds } from '../src/render/xlsx/shift-rows-xml.js';
+import {
+  renderShiftRowsXml,
+  SHARED_TEXT_SHIFT_COLUMNS,
+  sharedTextOf,
+  type ShiftStyleIds,
+} from '../src/render/xlsx/shift-rows-xml.js';
 import { parseCut, type ScannedCut } from '../src/wfm/scanned-cut.js';
 import { WfmClient } from '../src/wfm/wfm-client.js';
 import { SANDBOX_END_DATE } from './child-server.js';
@@ -136,6 +141,22 @@ const SHEET_STYLES: ShiftStyleIds = {
 let sharedTexts = 0;
 const SHEET_TEXTS = new SharedTexts({ add: () => sharedTexts++ });
 const hasher = new RowHasher<ShiftRecord>(SHIFT_COLUMNS);
+
+/**
+ * The shared-strings indices of rows' texts, row by row, as an export thread has them when asked
+ * for its rows (sheet-rows-work.ts): its labels, given their indices by the export's thread.
+ */
+function rowTextIdsOf(records: readonly ShiftRecord[]): Int32Array {
+  const columns = SHARED_TEXT_SHIFT_COLUMNS.length;
+  const ids = new Int32Array(records.length * columns);
+  records.forEach((record, k) => {
+    for (let c = 0; c < columns; c++) {
+      const text = sharedTextOf(record, c);
+      ids[k * columns + c] = text === null ? -1 : SHEET_TEXTS.idOf(text);
+    }
+  });
+  return ids;
+}
 const encoder = new CsvRecordEncoder(SHIFT_COLUMNS, setup.csv ?? { delimiter: ',', bom: false });
 
 if (values.only === 'csv' || values.only === 'sheet') {
@@ -154,10 +175,13 @@ if (values.only === 'csv' || values.only === 'sheet') {
     const window = new BusinessDayWindow(period);
     return records.filter((record) => window.admits(record));
   });
+  // The rows' shared texts' indices, made once: on a thread, work() labels the texts.
+  const textIds = values.only === 'sheet' ? rowsOfCuts.map(rowTextIdsOf) : [];
   const render =
     values.only === 'csv'
       ? (records: ShiftRecord[]) => encoder.records(records)
-      : (records: ShiftRecord[]) => renderShiftRowsXml(records, 2, SHEET_STYLES, SHEET_TEXTS);
+      : (records: ShiftRecord[], cut: number) =>
+          renderShiftRowsXml(records, 2, SHEET_STYLES, textIds[cut] as Int32Array);
   const times: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     times.push(cpuMicros(() => rowsOfCuts.forEach(render)));
@@ -213,7 +237,7 @@ function stagesOf(cut: ScannedCut, spent: Float64Array): void {
   encoder.records(inWindow);
   lap();
   if (values.sheet !== true) return;
-  renderShiftRowsXml(inWindow, 2, SHEET_STYLES, SHEET_TEXTS);
+  renderShiftRowsXml(inWindow, 2, SHEET_STYLES, rowTextIdsOf(inWindow));
   lap();
 }
 

@@ -130,8 +130,11 @@ export interface KeptCut {
   readonly worked: WorkedCut;
   /** The records of its admitted rows, in order. */
   readonly records: readonly ShiftRecord[];
-  /** Each of its label texts' index in `worked.strings`. */
-  readonly labels: ReadonlyMap<string, number>;
+  /**
+   * Per admitted row, the labels of its shared texts (LABEL.sharedTexts on): the thread keeps them
+   * after the cut's buffer has gone to the export's thread, to find each cell's shared index.
+   */
+  readonly sharedLabels: Int32Array;
 }
 
 export interface WorkedCut {
@@ -211,7 +214,7 @@ export class CutWorker {
     return this.workKeepingRecords(cut).worked;
   }
 
-  /** The worked cut, the records of its admitted rows, in order, and its labels by text. */
+  /** The worked cut, the records of its admitted rows, in order, and their shared texts' labels. */
   workKeepingRecords(cut: ScannedCut): KeptCut {
     const rows = parseCut(cut);
     const texts = rows.texts;
@@ -287,7 +290,7 @@ export class CutWorker {
     const arrays = carve(this.#spare, n, records.length, csv?.length, lines?.length, parquet);
     fillIds(arrays.ids);
     arrays.outcomes.set(outcomes.subarray(0, n));
-    const { strings, labels } = this.#fill(records, arrays, encoders.sheetTexts);
+    const { strings, sharedLabels } = this.#fill(records, arrays, encoders.sheetTexts);
     if (csv !== undefined) {
       arrays.csv?.set(csv);
       arrays.csvEnds?.set(this.#csvEnds.subarray(0, records.length));
@@ -297,7 +300,7 @@ export class CutWorker {
       arrays.lineEnds?.set(this.#lineEnds.subarray(0, records.length));
     }
     if (arrays.parquet !== undefined) encoders.parquet?.copyInto(arrays.parquet);
-    return { worked: { ...arrays, rejected, strings }, records, labels };
+    return { worked: { ...arrays, rejected, strings }, records, sharedLabels };
   }
 
   /**
@@ -315,14 +318,16 @@ export class CutWorker {
 
   /**
    * The admitted rows' facts, labels and fingerprints (with `sheetTexts`, their shared texts'
-   * labels too); returns the label texts, and each one's label.
+   * labels too, also kept apart: KeptCut.sharedLabels); returns the label texts.
    */
   #fill(
     records: readonly ShiftRecord[],
     { facts, labels, hashes }: CutArrays,
     sheetTexts: boolean,
-  ): { strings: string[]; labels: Map<string, number> } {
+  ): { strings: string[]; sharedLabels: Int32Array } {
     const strings: string[] = [];
+    const shared = SHARED_TEXT_COLUMN_NAMES.length;
+    const sharedLabels = new Int32Array(sheetTexts ? records.length * shared : 0);
     const indexes = new Map<string, number>();
     const label = (text: string | null): number => {
       if (text === null) return -1;
@@ -357,11 +362,14 @@ export class CutWorker {
       labels[l + LABEL.shopLocality] = label(shift.shop_locality);
       labels[l + LABEL.userLogin] = label(shift.user_login);
       labels[l + LABEL.userDisplayName] = label(shift.user_display_name);
-      for (let c = 0; c < SHARED_TEXT_COLUMN_NAMES.length; c++)
-        labels[l + LABEL.sharedTexts + c] = sheetTexts ? label(sharedTextOf(record, c)) : -1;
+      for (let c = 0; c < shared; c++) {
+        const text = sheetTexts ? label(sharedTextOf(record, c)) : -1;
+        labels[l + LABEL.sharedTexts + c] = text;
+        if (sheetTexts) sharedLabels[k * shared + c] = text;
+      }
       hasher.hashInto(record, hashes, k * 8);
     }
-    return { strings, labels: indexes };
+    return { strings, sharedLabels };
   }
 }
 

@@ -9,15 +9,16 @@
 // the style in the order exceljs would (shift-rows-xml.ts): the bytes are the same whichever
 // thread rendered what. Likewise the shared texts: the export's thread gives the cut's texts their
 // indices in the shared-strings table in row order, and sends them with the request (textIds, per
-// label of the cut); the thread finds a cell's label by its text (shared-texts.ts).
+// label of the cut); the thread kept each row's labels, and so each cell's index (shared-texts.ts).
 
 import type { ShiftRecord } from '../domain/shift-record.js';
-import { CutSharedTextIds, type SharedTextIds } from '../render/xlsx/shared-texts.js';
+import { rowTextIds, SHARED_TEXT_COLUMN_NAMES, type SharedTextIds } from '../render/xlsx/shared-texts.js';
 import {
   FRESH_ROW_BUFFERS,
   renderShiftRowsXml,
   shiftRowValues,
   type RowBuffers,
+  type RowTextIds,
   type ShiftStyleIds,
 } from '../render/xlsx/shift-rows-xml.js';
 import type { XlsxValue } from '../render/xlsx/xlsx-cells.js';
@@ -67,9 +68,9 @@ export type SheetRows =
 export class SheetRowsKeeper {
   readonly #records = new Map<number, KeptRecords>();
 
-  /** `labels`: each label text's index in the cut's strings (cut-work.ts, KeptCut). */
-  keep(seq: number, records: readonly ShiftRecord[], labels: ReadonlyMap<string, number>): void {
-    this.#records.set(seq, { records, labels });
+  /** `sharedLabels`: per record, its shared texts' labels (cut-work.ts, KeptCut). */
+  keep(seq: number, records: readonly ShiftRecord[], sharedLabels: Int32Array): void {
+    this.#records.set(seq, { records, sharedLabels });
   }
 
   /** Cuts whose records are kept: for tests and the thread's memory. */
@@ -92,23 +93,24 @@ export class SheetRowsKeeper {
     const { from, keep } = request;
     for (let k = 0; k < keep.length; k++)
       if (keep[k] === 1) records.push(kept.records[from + k] as ShiftRecord);
-    return renderSheetRows(records, request, new CutSharedTextIds(kept.labels, request.textIds), buffers);
+    const texts = rowTextIds(kept.sharedLabels, request.textIds, from, keep);
+    return renderSheetRows(records, request, texts, buffers);
   }
 }
 
 interface KeptRecords {
   readonly records: readonly ShiftRecord[];
-  readonly labels: ReadonlyMap<string, number>;
+  readonly sharedLabels: Int32Array;
 }
 
 /**
- * `records` placed as `place` says, their shared texts indexed by `texts`: row XML per sheet, or
- * their values when a style is missing.
+ * `records` placed as `place` says, their shared texts indexed by `texts` (by text, or row by row):
+ * row XML per sheet, or their values when a style is missing.
  */
 export function renderSheetRows(
   records: readonly ShiftRecord[],
   place: SheetPlace,
-  texts: SharedTextIds,
+  texts: SharedTextIds | RowTextIds,
   buffers: RowBuffers = FRESH_ROW_BUFFERS,
 ): SheetRows {
   const { firstRow, sheetRowLimit, styles } = place;
@@ -121,7 +123,13 @@ export function renderSheetRows(
   while (at < records.length) {
     const rows = Math.min(records.length - at, sheetRowLimit + 2 - row);
     if (rows > 0) {
-      const xml = renderShiftRowsXml(records.slice(at, at + rows), row, styles, texts, buffers);
+      const xml = renderShiftRowsXml(
+        records.slice(at, at + rows),
+        row,
+        styles,
+        rowsOf(texts, at, rows),
+        buffers,
+      );
       if (xml === undefined) {
         for (const piece of pieces) buffers.give(piece.buffer as ArrayBuffer);
         return { values: records.map(shiftRowValues) };
@@ -136,6 +144,13 @@ export function renderSheetRows(
   }
   const xml = pieces.length === 1 ? (pieces[0] as Buffer) : copyOfAll(pieces, buffers);
   return { xml, pieceRows, pieceEnds };
+}
+
+/** The texts of `rows` rows from `at`: row by row, their own part. */
+function rowsOf(texts: SharedTextIds | RowTextIds, at: number, rows: number): SharedTextIds | RowTextIds {
+  if (!(texts instanceof Int32Array)) return texts;
+  const columns = SHARED_TEXT_COLUMN_NAMES.length;
+  return texts.subarray(at * columns, (at + rows) * columns);
 }
 
 /** One buffer of its own (not from Node's shared pool): it is transferred to the export's thread. */

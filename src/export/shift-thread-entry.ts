@@ -46,8 +46,10 @@ function answerCut(seq: number, { kind, cut: number, bytes, start, end, reuse }:
       guessed: false,
     };
     const spool = kind === 'spool';
-    const { worked, records, labels } = spool ? worker.workSpoolLines(cut) : worker.workKeepingRecords(cut);
-    if (spool ? keepsSpoolCuts : keepsReportCuts) sheetRows?.keep(number, records, labels);
+    const { worked, records, sharedLabels } = spool
+      ? worker.workSpoolLines(cut)
+      : worker.workKeepingRecords(cut);
+    if (spool ? keepsSpoolCuts : keepsReportCuts) sheetRows?.keep(number, records, sharedLabels);
     answer = { seq, bytes, worked, threadBytes: measuredMemory() };
     transfer.push(worked.buffer);
   } catch (error) {

@@ -155,8 +155,8 @@ export class ShiftThreads implements CutParser<WorkedCut> {
   parse(cut: ScannedCut): ParsedCut<WorkedCut> | Promise<ParsedCut<WorkedCut>> {
     const seq = this.#seq++;
     if (this.#here !== undefined) {
-      const { worked, records, labels } = this.#here.workKeepingRecords(cut);
-      if (this.#keepsReportSheetRows) this.#hereSheetRows?.keep(seq, records, labels);
+      const { worked, records, sharedLabels } = this.#here.workKeepingRecords(cut);
+      if (this.#keepsReportSheetRows) this.#hereSheetRows?.keep(seq, records, sharedLabels);
       return { batch: { ...worked, seq }, ids: worked.ids };
     }
     return this.#threadOf(seq)
@@ -174,8 +174,8 @@ export class ShiftThreads implements CutParser<WorkedCut> {
     const cut: ScannedCut = { bytes, start: 0, end: bytes.length, guessed: false };
     if (this.#here !== undefined) {
       try {
-        const { worked, records, labels } = this.#here.workSpoolLines(cut);
-        if (this.keepsSpoolSheetRows) this.#hereSheetRows?.keep(seq, records, labels);
+        const { worked, records, sharedLabels } = this.#here.workSpoolLines(cut);
+        if (this.keepsSpoolSheetRows) this.#hereSheetRows?.keep(seq, records, sharedLabels);
         return Promise.resolve({ ...worked, seq });
       } catch (error) {
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));

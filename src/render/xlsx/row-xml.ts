@@ -109,9 +109,26 @@ export interface KnownStyleIds {
   readonly rowStyleId: number | undefined;
 }
 
+/**
+ * An index as a cell holds it, made once: a Shifts row holds a dozen, and numbers to text were a
+ * tenth of its rendering (2026-11-29 profile). As many as the shared-strings table has texts, which
+ * it bounds (SHARED_TEXT_LIMITS).
+ */
+const indexTexts: string[] = [];
+function indexText(index: number): string {
+  let text = indexTexts[index];
+  if (text === undefined) {
+    text = String(index);
+    indexTexts[index] = text;
+  }
+  return text;
+}
+
 export class RowXmlRenderer {
   /** `<c r="` and the column's letters, per column. */
   private readonly cellOpen: string[] = [];
+  /** Per column, its place among the shared columns; -1 when its texts are not shared. */
+  private readonly sharedPlace: Int32Array;
   private readonly heads: (CellHead | undefined)[] = [];
   private readonly styleIds: Map<XlsxStyle, number>;
   private readonly unstyledIds: Map<number, number>;
@@ -129,6 +146,10 @@ export class RowXmlRenderer {
     this.styleIds = new Map(known?.styleIds);
     this.unstyledIds = new Map(known?.unstyledIds);
     this.rowStyleId = known?.rowStyleId;
+    const columns = shared?.columns ?? [];
+    this.sharedPlace = new Int32Array(columns.length).fill(-1);
+    let place = 0;
+    for (let i = 0; i < columns.length; i++) if (columns[i] === true) this.sharedPlace[i] = place++;
   }
 
   /** The ids asked of the style table so far. */
@@ -143,8 +164,17 @@ export class RowXmlRenderer {
   /**
    * The <row> element of row `rowNumber`, or '' when every value is null (exceljs skips such rows;
    * the row number is used up all the same). `styles[i]` styles cell i; a null cell is unstyled.
+   * `textIds`, when given, holds from `at` the shared-strings indices of the row's shared texts, one
+   * per shared column in order (-1: the text is inline, or there is none): a cell whose index is
+   * there is written from it, and its value is not read. Without it, the table is asked by text.
    */
-  render(rowNumber: number, values: readonly XlsxValue[], styles: readonly CellStyle[]): string {
+  render(
+    rowNumber: number,
+    values: readonly XlsxValue[],
+    styles: readonly CellStyle[],
+    textIds?: Int32Array,
+    at = 0,
+  ): string {
     if (!hasValues(values)) return '';
     // The row's style before its cells': the order in which exceljs registers them.
     const rowStyle = this.rowStyle();
@@ -155,15 +185,21 @@ export class RowXmlRenderer {
     // only after a cell they have placed.
     let written = -2;
     for (let i = 0; i < values.length; i++) {
-      const value = values[i] ?? null;
-      const type = cellTypeOf(value);
+      const place = this.sharedPlace[i] ?? -1;
+      const known = place >= 0 && textIds !== undefined ? (textIds[at + place] as number) : -1;
+      const value = known >= 0 ? '' : (values[i] ?? null);
+      const type = known >= 0 ? STRING_TYPE : cellTypeOf(value);
       const head = this.head(i, value === null ? undefined : styles[i], type);
       if (value === null && head.styleId === 0) continue;
       const sharedId =
-        typeof value === 'string' && this.shared?.columns[i] === true ? this.shared.ids.idOf(value) : -1;
+        known >= 0
+          ? known
+          : textIds === undefined && place >= 0 && typeof value === 'string'
+            ? (this.shared?.ids.idOf(value) ?? -1)
+            : -1;
       if (sharedId >= 0) {
         xml += i === written + 1 ? `<c${head.sharedAfterRef}` : this.open(i) + ref + head.sharedRefEnd;
-        xml += `${sharedId}</v></c>`;
+        xml += `${indexText(sharedId)}</v></c>`;
         written = i;
         continue;
       }

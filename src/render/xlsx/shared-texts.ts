@@ -126,20 +126,30 @@ export function cutTextIds(table: SharedTextIds, cut: CutTextLabels): Int32Array
   return ids;
 }
 
-/** Asked for a text that no written row of the cut has: the cut's labels and rows disagree (a bug). */
+/** A written row's text has no index: the cut's labels and the export's thread disagree (a bug). */
 export class UnlabelledTextError extends Error {}
 
-/** SharedTextIds of a cut's rows on the thread that keeps them: its text → label, then label → index. */
-export class CutSharedTextIds implements SharedTextIds {
-  constructor(
-    private readonly labels: ReadonlyMap<string, number>,
-    private readonly ids: Int32Array,
-  ) {}
-
-  idOf(text: string): number {
-    const label = this.labels.get(text);
-    const id = label === undefined ? undefined : this.ids[label];
-    if (id === undefined || id === UNSEEN) throw new UnlabelledTextError(`no label for a text of the cut`);
-    return id;
+/**
+ * The shared-strings indices of a cut's written rows' texts, row after row (shift-rows-xml.ts,
+ * RowTextIds), on the thread that keeps the rows: `labels` holds, per admitted row, its shared
+ * texts' labels (-1: none), `columns` a row; `ids`, each label's index as cutTextIds gave it; `keep`
+ * says which of the admitted rows from `from` on are written.
+ */
+export function rowTextIds(labels: Int32Array, ids: Int32Array, from: number, keep: Uint8Array): Int32Array {
+  const columns = SHARED_TEXT_COLUMN_NAMES.length;
+  let written = 0;
+  for (let k = 0; k < keep.length; k++) if (keep[k] === 1) written++;
+  const rowIds = new Int32Array(written * columns);
+  let at = 0;
+  for (let k = 0; k < keep.length; k++) {
+    if (keep[k] !== 1) continue;
+    const base = (from + k) * columns;
+    for (let c = 0; c < columns; c++) {
+      const label = labels[base + c] as number;
+      const id = label < 0 ? -1 : ids[label];
+      if (id === undefined || id === UNSEEN) throw new UnlabelledTextError('no index for a text of the cut');
+      rowIds[at++] = id;
+    }
   }
+  return rowIds;
 }

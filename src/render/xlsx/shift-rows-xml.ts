@@ -9,7 +9,7 @@ import { SHIFT_COLUMNS } from '../../domain/shift-columns.js';
 import type { ShiftRecord } from '../../domain/shift-record.js';
 import type { StyleRegistry } from './exceljs-adapter.js';
 import { RowXmlRenderer, type KnownStyleIds } from './row-xml.js';
-import { SHARED_TEXT_COLUMN_NAMES, type SharedTextIds } from './shared-texts.js';
+import { NO_SHARED_TEXTS, SHARED_TEXT_COLUMN_NAMES, type SharedTextIds } from './shared-texts.js';
 import { cellStyleOf, xlsxValue, type XlsxStyle, type XlsxValue } from './xlsx-cells.js';
 
 /** The style of each Shifts column's cells, shared by every row (see xlsx-cells.ts for why). */
@@ -46,6 +46,32 @@ export function sharedTextOf(record: ShiftRecord, index: number): string | null 
 export function shiftRowValues(record: ShiftRecord): XlsxValue[] {
   return SHIFT_COLUMNS.map((column) => xlsxValue(column.kind, column.value(record)));
 }
+
+/** Per Shifts column, its place among SHARED_TEXT_SHIFT_COLUMNS; -1 when its texts are not shared. */
+const SHARED_PLACE: readonly number[] = SHIFT_COLUMNS.map((column) =>
+  SHARED_TEXT_SHIFT_COLUMNS.indexOf(column),
+);
+
+/**
+ * A Shifts row's cell values into `values`, but for the shared texts that `textIds` gives an index
+ * from `at` (RowXmlRenderer.render reads that index, not the value: '' stands in for it).
+ */
+function shiftRowValuesInto(record: ShiftRecord, values: XlsxValue[], textIds: Int32Array, at: number): void {
+  for (let i = 0; i < SHIFT_COLUMNS.length; i++) {
+    const place = SHARED_PLACE[i] as number;
+    if (place >= 0 && (textIds[at + place] as number) >= 0) values[i] = '';
+    else {
+      const column = SHIFT_COLUMNS[i] as (typeof SHIFT_COLUMNS)[number];
+      values[i] = xlsxValue(column.kind, column.value(record));
+    }
+  }
+}
+
+/**
+ * The shared-strings indices of rows' shared texts, SHARED_TEXT_SHIFT_COLUMNS.length a row, in the
+ * order the rows are written: an index, or -1 for a text written inline (or none).
+ */
+export type RowTextIds = Int32Array;
 
 /** KnownStyleIds of the Shifts sheet in a form that crosses threads: style objects by column. */
 export interface ShiftStyleIds {
@@ -109,27 +135,36 @@ let bytesPerRow = 1024;
 
 /**
  * The rows of `records` numbered from `firstRow`, as the Shifts sheet would write them, UTF-8
- * encoded, their shared texts as `texts` indexes them; undefined when one of them needs a style id
- * that `ids` does not have. The bytes start a buffer taken from `buffers`, never Node's shared
- * pool, so that they can be moved to another thread.
+ * encoded, their shared texts as `texts` indexes them (by text, or row by row); undefined when
+ * one of them needs a style id that `ids` does not have. The bytes start a buffer taken from
+ * `buffers`, never Node's shared pool, so that they can be moved to another thread.
  */
 export function renderShiftRowsXml(
   records: readonly ShiftRecord[],
   firstRow: number,
   ids: ShiftStyleIds,
-  texts: SharedTextIds,
+  texts: SharedTextIds | RowTextIds,
   buffers: RowBuffers = FRESH_ROW_BUFFERS,
 ): Buffer | undefined {
+  const rowTexts = texts instanceof Int32Array ? texts : undefined;
   const renderer = new RowXmlRenderer(NO_NEW_STYLES, knownStyleIds(ids), {
     columns: SHIFT_SHARED_TEXT_COLUMNS,
-    ids: texts,
+    ids: rowTexts === undefined ? (texts as SharedTextIds) : NO_SHARED_TEXTS,
   });
+  const values: XlsxValue[] = [];
+  const stride = SHARED_TEXT_SHIFT_COLUMNS.length;
   let asked = 1024 + Math.ceil(records.length * bytesPerRow * 1.25);
   let bytes = Buffer.from(buffers.take(asked));
   let used = 0;
   try {
     for (let k = 0; k < records.length; k++) {
-      const xml = renderer.render(firstRow + k, shiftRowValues(records[k] as ShiftRecord), SHIFT_STYLES);
+      const record = records[k] as ShiftRecord;
+      let xml: string;
+      if (rowTexts === undefined) xml = renderer.render(firstRow + k, shiftRowValues(record), SHIFT_STYLES);
+      else {
+        shiftRowValuesInto(record, values, rowTexts, k * stride);
+        xml = renderer.render(firstRow + k, values, SHIFT_STYLES, rowTexts, k * stride);
+      }
       if (xml.length * MAX_BYTES_PER_UNIT > bytes.length - used) {
         asked = Math.max(bytes.length * 2, used + xml.length * MAX_BYTES_PER_UNIT);
         const larger = Buffer.from(buffers.take(asked));

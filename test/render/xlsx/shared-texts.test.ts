@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  CutSharedTextIds,
   cutTextIds,
+  rowTextIds,
   SHARED_TEXT_COLUMN_NAMES,
   SharedTexts,
   UnlabelledTextError,
@@ -83,10 +83,17 @@ describe('cutTextIds', () => {
     );
     expect(asked).toEqual(['b', 'c', 'd']);
     expect(Array.from(ids)).toEqual([-2, 100, 101, 102]);
-    // On the thread: a cell's text finds its index through the cut's labels.
-    const onThread = new CutSharedTextIds(new Map(strings.map((text, i) => [text, i])), ids);
-    expect(onThread.idOf('c')).toBe(101);
-    expect(() => onThread.idOf('a')).toThrow(UnlabelledTextError);
-    expect(() => onThread.idOf('z')).toThrow(UnlabelledTextError);
+    // On the thread: each written row's cells find their indices through the labels it kept.
+    const kept = new Int32Array(3 * COLUMNS).fill(-1);
+    for (let row = 0; row < 3; row++)
+      kept.set(labels.subarray(row * stride + 2, (row + 1) * stride), row * COLUMNS);
+    const rowIds = rowTextIds(kept, ids, 0, Uint8Array.from([0, 1, 1]));
+    expect(rowIds.length).toBe(2 * COLUMNS);
+    expect(Array.from(rowIds.subarray(0, 5))).toEqual([-1, 100, -1, 101, -1]);
+    expect(Array.from(rowIds.subarray(COLUMNS, COLUMNS + 5))).toEqual([102, -1, -1, -1, 100]);
+    // A written row whose text was given no index: the labels and the rows disagree.
+    expect(() => rowTextIds(kept, ids, 0, Uint8Array.from([1, 1, 1]))).toThrow(UnlabelledTextError);
+    // From a later admitted row: row 2 alone.
+    expect(Array.from(rowTextIds(kept, ids, 2, Uint8Array.from([1])).subarray(0, 1))).toEqual([102]);
   });
 });

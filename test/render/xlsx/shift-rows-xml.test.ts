@@ -1,8 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SHIFT_COLUMNS } from '../../../src/domain/shift-columns.js';
 import { RowXmlRenderer, xmlText } from '../../../src/render/xlsx/row-xml.js';
 import {
   renderShiftRowsXml,
+  SHARED_TEXT_SHIFT_COLUMNS,
+  sharedTextOf,
   SHIFT_STYLES,
   shiftRowValues,
   type ShiftStyleIds,
@@ -67,6 +70,32 @@ describe('renderShiftRowsXml', () => {
     expect(inline).toBe(renderShiftRowsXml(records, 2, STYLE_IDS, NO_SHARED_TEXTS)?.toString('utf8'));
   });
 
+  it("writes the same bytes from rows' own indices as from a table asked by text", () => {
+    // As an export thread renders: each row's shared texts given their indices beforehand, in the
+    // order the rows write them, by a table of the same bounds; texts it refuses, texts kept with
+    // their edge white space and empty ones have none (-1) and are written from the row.
+    const text = fc.constantFrom('Tverskaya 1', ' Arbat 2', 'Nevsky 3 ', '', 'Ленина 4', 'A & <B>');
+    const row = fc.record({ shop_address: text, user_login: text, region_name: text, comment: text });
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 25 }), fc.integer({ min: 0, max: 8 }), (rows, bound) => {
+        const records = rows.map((fields, k) => shiftRecord({ id: k + 1, ...fields }));
+        const limits = { texts: bound, chars: 1_000, longest: 100 };
+        const byText = renderShiftRowsXml(records, 5, STYLE_IDS, new SharedTexts({ add: nextId() }, limits));
+        const table = new SharedTexts({ add: nextId() }, limits);
+        const columns = SHARED_TEXT_SHIFT_COLUMNS.length;
+        const ids = new Int32Array(records.length * columns);
+        records.forEach((record, k) => {
+          for (let c = 0; c < columns; c++) {
+            const shared = sharedTextOf(record, c);
+            ids[k * columns + c] = shared === null ? -1 : table.idOf(shared);
+          }
+        });
+        const byRow = renderShiftRowsXml(records, 5, STYLE_IDS, ids);
+        expect(byRow?.toString('utf8')).toBe(byText?.toString('utf8'));
+      }),
+    );
+  });
+
   it('gives bytes that start a buffer of their own, at most four times their length, so they can be moved', () => {
     // Wide rows after narrow ones (the buffer grows), narrow after wide (sized by the wide ones):
     // either way the whole buffer goes to the export's thread and counts against its memory.
@@ -86,3 +115,9 @@ describe('renderShiftRowsXml', () => {
     expect(renderShiftRowsXml([], 2, STYLE_IDS, NO_SHARED_TEXTS)?.length).toBe(0);
   });
 });
+
+/** A shared-strings sink that numbers the texts it is given from 0. */
+function nextId(): (text: string) => number {
+  let next = 0;
+  return () => next++;
+}
