@@ -207,6 +207,18 @@ function writeScaled(
   return i + decimals;
 }
 
+/**
+ * String(n) of a finite number, as bytes (a sheet cell's value): a safe integer digit by digit, a
+ * number of few decimals as plainNumber finds it, anything else through String. Returns -1 when
+ * it might not fit.
+ */
+export function writeNumber(n: number, target: Uint8Array, at: number): number {
+  if (Number.isSafeInteger(n))
+    return at + MAX_INTEGER_BYTES > target.length ? -1 : writeInteger(n, target, at);
+  const end = writeShortNumber(n, DOT, target, at);
+  return end === NOT_SHORT ? writeAscii(String(n), target, at) : end;
+}
+
 /** Two digits of 0..99. */
 function writeTwoDigits(n: number, target: Uint8Array, at: number): void {
   const tens = Math.floor(n / 10);
@@ -214,8 +226,11 @@ function writeTwoDigits(n: number, target: Uint8Array, at: number): void {
   target[at + 1] = ZERO + (n - tens * 10);
 }
 
-/** A text of single-byte characters (a date, a number's text), with `.` as `point` when given. */
-function writeAscii(text: string, target: Uint8Array, at: number, point = DOT): number {
+/**
+ * A text of single-byte characters (a date, a number's text, markup), with `.` as `point` when
+ * given; -1 when it might not fit.
+ */
+export function writeAscii(text: string, target: Uint8Array, at: number, point = DOT): number {
   const length = text.length;
   if (at + length > target.length) return -1;
   for (let k = 0; k < length; k++) {

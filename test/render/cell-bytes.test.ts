@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CellValue, ColumnKind } from '../../src/domain/column.js';
-import { cellWriter, writeUtf8 } from '../../src/render/cell-bytes.js';
+import { cellWriter, writeNumber, writeUtf8 } from '../../src/render/cell-bytes.js';
 import { cellFormatter, type CellFormat, type DecimalSeparator } from '../../src/render/cell-text.js';
 import { nastyTextWithLoneSurrogates } from './csv/nasty-text.js';
 
@@ -142,6 +142,26 @@ describe('writeUtf8', () => {
         const end = writeUtf8(text, target, 1);
         expect(target.subarray(1, end)).toEqual(Buffer.from(text));
       }),
+    );
+  });
+});
+
+describe('writeNumber', () => {
+  it('writes String(n) of any number (a sheet cell), or -1 where it might not fit', () => {
+    // Date-time serials too: whole seconds since 1900 as Excel's days, the values that fall back to String.
+    const serial = fc.integer({ min: -2e9, max: 4e9 }).map((s) => 25569 + (s * 1000) / 86_400_000);
+    fc.assert(
+      fc.property(
+        fc.oneof(anyNumber, serial, fc.constantFrom(NaN, Infinity, -Infinity)),
+        fc.nat({ max: 30 }),
+        (n, room) => {
+          const target = Buffer.alloc(room + 2);
+          const end = writeNumber(n, target, 2);
+          if (end !== -1) expect(target.subarray(2, end).toString('latin1')).toBe(String(n));
+          const roomy = Buffer.alloc(40);
+          expect(roomy.subarray(0, writeNumber(n, roomy, 0)).toString('latin1')).toBe(String(n));
+        },
+      ),
     );
   });
 });

@@ -12,6 +12,10 @@
 // from 348 to about 240 bytes deflated (docs/performance.md, "The sheet XML"). The Shifts sheet's
 // repeated texts go into the shared-strings table instead (shared-texts.ts): `t="s"` and an index.
 //
+// A row is written as UTF-8 straight into its caller's buffer, numbers digit by digit where they
+// can be (cell-bytes.ts), as the CSV records are: a string per row made of ~70 pieces, then
+// flattened and encoded, cost an export thread more than the CSV records did (docs/performance.md).
+//
 // test/render/xlsx/row-xml.test.ts holds whole workbooks written this way equal, part for part and
 // cell for cell, to the same rows (through the XML gate) written through exceljs's own API; a
 // future exceljs that renders rows differently fails there.
@@ -19,7 +23,8 @@
 import { spreadsheetSafeText, SUSPECT } from '../../domain/spreadsheet-safe-text.js';
 import type { StyleRegistry } from './exceljs-adapter.js';
 import type { SharedTextIds } from './shared-texts.js';
-import { columnLetters, type XlsxStyle, type XlsxValue } from './xlsx-cells.js';
+import { writeAscii, writeNumber, writeUtf8 } from '../cell-bytes.js';
+import { columnLetters, type PreservedText, type XlsxStyle, type XlsxValue } from './xlsx-cells.js';
 
 /** exceljs's ValueType numbers (its enum; exceljs-adapter.test.ts checks them), without loading it. */
 const NUMBER_TYPE = 2;
@@ -78,19 +83,24 @@ const VALUE_OPEN: Readonly<Record<number, string>> = {
   [RICH_TEXT_TYPE]: ' t="inlineStr"><is>',
 };
 
-/** The last style and type a column's cell had, and what its cells then write after the row number. */
+/** The last style and type a column's cell had, and the markup its cells then start with. */
 interface CellHead {
   readonly style: CellStyle;
   readonly type: number;
   readonly styleId: number;
-  /** The s attribute and VALUE_OPEN of the type: what follows `<c` in a cell without a reference. */
-  readonly afterRef: string;
-  /** `"` closing the reference, then afterRef. */
+  /** `<c`, the s attribute and VALUE_OPEN of the type: a cell without a reference. */
+  readonly next: string;
+  /** `"` closing the reference (`<c r="AB4`), then the s attribute and VALUE_OPEN. */
   readonly refEnd: string;
-  /** afterRef and refEnd of a text given as its index in the shared-strings table. */
-  readonly sharedAfterRef: string;
+  /** next and refEnd of a text given as its index in the shared-strings table. */
+  readonly sharedNext: string;
   readonly sharedRefEnd: string;
 }
+
+/** The end of a cell's value. */
+const VALUE_CLOSE = '</v></c>';
+const TRUE_CLOSE = '1</v></c>';
+const FALSE_CLOSE = '0</v></c>';
 
 /** Which columns' texts go into the shared-strings table, and the indices they have there. */
 export interface SharedTextColumns {
@@ -107,21 +117,6 @@ export interface KnownStyleIds {
   readonly unstyledIds: ReadonlyMap<number, number>;
   /** Of the row itself. */
   readonly rowStyleId: number | undefined;
-}
-
-/**
- * An index as a cell holds it, made once: a Shifts row holds a dozen, and numbers to text were a
- * tenth of its rendering (2026-11-29 profile). As many as the shared-strings table has texts, which
- * it bounds (SHARED_TEXT_LIMITS).
- */
-const indexTexts: string[] = [];
-function indexText(index: number): string {
-  let text = indexTexts[index];
-  if (text === undefined) {
-    text = String(index);
-    indexTexts[index] = text;
-  }
-  return text;
 }
 
 export class RowXmlRenderer {
@@ -175,21 +170,46 @@ export class RowXmlRenderer {
     textIds?: Int32Array,
     at = 0,
   ): string {
-    if (!hasValues(values)) return '';
+    let bytes = Buffer.allocUnsafe(4096);
+    let end = this.renderInto(bytes, 0, rowNumber, values, styles, textIds, at);
+    while (end < 0) {
+      bytes = Buffer.allocUnsafe(bytes.length * 4);
+      end = this.renderInto(bytes, 0, rowNumber, values, styles, textIds, at);
+    }
+    return bytes.toString('utf8', 0, end);
+  }
+
+  /**
+   * render()'s row as UTF-8 into `target` from `at`, with no string made for it: returns the offset
+   * after it (`at` when there is no row), or -1 when it might not fit (the bytes past `at` are then
+   * garbage; the same call with more room writes the same row). `textIds` are read from `idsAt`.
+   */
+  renderInto(
+    target: Uint8Array,
+    at: number,
+    rowNumber: number,
+    values: readonly XlsxValue[],
+    styles: readonly CellStyle[],
+    textIds?: Int32Array,
+    idsAt = 0,
+  ): number {
+    if (!hasValues(values)) return at;
     // The row's style before its cells': the order in which exceljs registers them.
     const rowStyle = this.rowStyle();
-    const ref = String(rowNumber);
-    let xml = `<row r="${ref}"${rowStyle === 0 ? '' : ` s="${rowStyle}" customFormat="1"`}>`;
+    let i = writeAscii('<row r="', target, at);
+    if (i >= 0) i = writeNumber(rowNumber, target, i);
+    if (i >= 0) i = writeAscii(rowStyle === 0 ? '">' : `" s="${rowStyle}" customFormat="1">`, target, i);
+    if (i < 0) return -1;
     // The column of the last cell written: a cell right after it needs no reference. The first
     // cell of a row always names its own, as some readers (exceljs's) place a cell without one
     // only after a cell they have placed.
     let written = -2;
-    for (let i = 0; i < values.length; i++) {
-      const place = this.sharedPlace[i] ?? -1;
-      const known = place >= 0 && textIds !== undefined ? (textIds[at + place] as number) : -1;
-      const value = known >= 0 ? '' : (values[i] ?? null);
+    for (let c = 0; c < values.length; c++) {
+      const place = this.sharedPlace[c] ?? -1;
+      const known = place >= 0 && textIds !== undefined ? (textIds[idsAt + place] as number) : -1;
+      const value = known >= 0 ? '' : (values[c] ?? null);
       const type = known >= 0 ? STRING_TYPE : cellTypeOf(value);
-      const head = this.head(i, value === null ? undefined : styles[i], type);
+      const head = this.head(c, value === null ? undefined : styles[c], type);
       if (value === null && head.styleId === 0) continue;
       const sharedId =
         known >= 0
@@ -197,37 +217,30 @@ export class RowXmlRenderer {
           : textIds === undefined && place >= 0 && typeof value === 'string'
             ? (this.shared?.ids.idOf(value) ?? -1)
             : -1;
-      if (sharedId >= 0) {
-        xml += i === written + 1 ? `<c${head.sharedAfterRef}` : this.open(i) + ref + head.sharedRefEnd;
-        xml += `${indexText(sharedId)}</v></c>`;
-        written = i;
-        continue;
+      const shared = sharedId >= 0;
+      if (c === written + 1) i = writeAscii(shared ? head.sharedNext : head.next, target, i);
+      else {
+        i = writeAscii(this.open(c), target, i);
+        if (i >= 0) i = writeNumber(rowNumber, target, i);
+        if (i >= 0) i = writeAscii(shared ? head.sharedRefEnd : head.refEnd, target, i);
       }
-      xml += i === written + 1 ? `<c${head.afterRef}` : this.open(i) + ref + head.refEnd;
-      written = i;
-      if (value === null) continue;
-      switch (typeof value) {
-        case 'number':
-          xml += `${value}</v></c>`;
-          continue;
-        case 'string':
-          xml += xmlText(value) + '</v></c>';
-          continue;
-        case 'boolean':
-          xml += value ? '1</v></c>' : '0</v></c>';
-          continue;
-        default:
-          break;
-      }
-      for (const run of value.richText) {
-        // Whether to preserve white space is read on the gated text, as exceljs would get it.
-        const text = spreadsheetSafeText(run.text);
-        const space = NEEDS_PRESERVE.test(text) ? ' xml:space="preserve"' : '';
-        xml += `<r><t${space}>${xmlText(text)}</t></r>`;
-      }
-      xml += '</is></c>';
+      written = c;
+      if (i < 0) return -1;
+      if (shared) {
+        i = writeNumber(sharedId, target, i);
+        if (i >= 0) i = writeAscii(VALUE_CLOSE, target, i);
+      } else if (value === null) continue;
+      else if (typeof value === 'number') {
+        i = writeNumber(value, target, i);
+        if (i >= 0) i = writeAscii(VALUE_CLOSE, target, i);
+      } else if (typeof value === 'string') {
+        i = writeUtf8(xmlText(value), target, i);
+        if (i >= 0) i = writeAscii(VALUE_CLOSE, target, i);
+      } else if (typeof value === 'boolean') i = writeAscii(value ? TRUE_CLOSE : FALSE_CLOSE, target, i);
+      else i = writeUtf8(inlineRuns(value), target, i);
+      if (i < 0) return -1;
     }
-    return xml + '</row>';
+    return writeAscii('</row>', target, i);
   }
 
   private open(index: number): string {
@@ -251,9 +264,9 @@ export class RowXmlRenderer {
       style,
       type,
       styleId,
-      afterRef,
+      next: `<c${afterRef}`,
       refEnd: `"${afterRef}`,
-      sharedAfterRef,
+      sharedNext: `<c${sharedAfterRef}`,
       sharedRefEnd: `"${sharedAfterRef}`,
     };
     this.heads[index] = head;
@@ -285,6 +298,18 @@ export class RowXmlRenderer {
     this.rowStyleId ??= this.styles.addStyleModel({});
     return this.rowStyleId;
   }
+}
+
+/** An inline string's runs, and the end of its cell (`<is>` is opened by VALUE_OPEN). */
+function inlineRuns(value: PreservedText): string {
+  let xml = '';
+  for (const run of value.richText) {
+    // Whether to preserve white space is read on the gated text, as exceljs would get it.
+    const text = spreadsheetSafeText(run.text);
+    const space = NEEDS_PRESERVE.test(text) ? ' xml:space="preserve"' : '';
+    xml += `<r><t${space}>${xmlText(text)}</t></r>`;
+  }
+  return `${xml}</is></c>`;
 }
 
 function hasValues(values: readonly XlsxValue[]): boolean {

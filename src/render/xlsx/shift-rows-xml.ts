@@ -107,9 +107,6 @@ const NO_NEW_STYLES: StyleRegistry = {
   },
 };
 
-/** The most UTF-8 bytes one UTF-16 code unit becomes. */
-const MAX_BYTES_PER_UNIT = 3;
-
 /**
  * Where rows' buffers come from, and where one goes that is let go (export/spare-buffers.ts): the
  * buffers of rows the export's thread has written come back to the thread that rendered them, so
@@ -159,20 +156,19 @@ export function renderShiftRowsXml(
   try {
     for (let k = 0; k < records.length; k++) {
       const record = records[k] as ShiftRecord;
-      let xml: string;
-      if (rowTexts === undefined) xml = renderer.render(firstRow + k, shiftRowValues(record), SHIFT_STYLES);
-      else {
-        shiftRowValuesInto(record, values, rowTexts, k * stride);
-        xml = renderer.render(firstRow + k, values, SHIFT_STYLES, rowTexts, k * stride);
-      }
-      if (xml.length * MAX_BYTES_PER_UNIT > bytes.length - used) {
-        asked = Math.max(bytes.length * 2, used + xml.length * MAX_BYTES_PER_UNIT);
+      const row = firstRow + k;
+      const rowValues = rowTexts === undefined ? shiftRowValues(record) : values;
+      if (rowTexts !== undefined) shiftRowValuesInto(record, values, rowTexts, k * stride);
+      let end = renderer.renderInto(bytes, used, row, rowValues, SHIFT_STYLES, rowTexts, k * stride);
+      while (end < 0) {
+        asked = bytes.length * 2;
         const larger = Buffer.from(buffers.take(asked));
         bytes.copy(larger, 0, 0, used);
         buffers.give(bytes.buffer as ArrayBuffer);
         bytes = larger;
+        end = renderer.renderInto(bytes, used, row, rowValues, SHIFT_STYLES, rowTexts, k * stride);
       }
-      used += bytes.write(xml, used);
+      used = end;
     }
   } catch (error) {
     buffers.give(bytes.buffer as ArrayBuffer);

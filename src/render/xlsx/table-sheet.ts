@@ -1,9 +1,8 @@
 // One table on one worksheet of the streaming workbook: a bold header row, frozen, column widths
 // and per-column cell styles fixed before the first row, rows written as soon as they are added,
 // and an autofilter over header and data when it closes. The header row goes through exceljs; the
-// data rows are rendered by RowXmlRenderer (the same bytes at a fraction of the cost, row-xml.ts),
-// encoded row by row (a long concatenation makes V8 flatten a deep string first: docs/performance.md)
-// into a block of BLOCK_BYTES, written into the sheet a block at a time.
+// data rows are rendered by RowXmlRenderer (the same bytes at a fraction of the cost, row-xml.ts)
+// as UTF-8 straight into a block of BLOCK_BYTES, written into the sheet a block at a time.
 
 import type { PageSetup, XlsxSheet, XlsxWorkbook } from './exceljs-adapter.js';
 import { RowXmlRenderer, type CellStyle, type KnownStyleIds, type SharedTextColumns } from './row-xml.js';
@@ -31,8 +30,6 @@ export interface PrintLayout {
 
 /** Encoded rows gathered before one write into the sheet's stream (a write costs more than a row). */
 export const BLOCK_BYTES = 64 * 1024;
-/** The most UTF-8 bytes one UTF-16 code unit becomes. */
-const MAX_BYTES_PER_UNIT = 3;
 
 function pageSetupOf(layout: PrintLayout): PageSetup {
   const repeat = layout.pagesWide > 1 ? (layout.repeatColumns ?? 0) : 0;
@@ -101,14 +98,18 @@ export class TableSheet {
   /** Writes one row; `styles[i]` styles cell i (empty cells stay unstyled). */
   addRow(values: readonly XlsxValue[], styles: readonly CellStyle[]): void {
     this.rowCount++;
-    const xml = this.rows.render(this.rowCount, values, styles);
-    if (xml === '') return;
-    const mostBytes = xml.length * MAX_BYTES_PER_UNIT;
-    if (this.blockUsed + mostBytes > this.block.length) {
+    let end = this.rows.renderInto(this.block, this.blockUsed, this.rowCount, values, styles);
+    if (end < 0) {
+      // Not room enough in what is left of the block: the block goes, and the row starts the next,
+      // one as large as the row needs.
       this.flush();
-      if (mostBytes > this.block.length) this.block = Buffer.allocUnsafe(mostBytes);
+      end = this.rows.renderInto(this.block, 0, this.rowCount, values, styles);
+      while (end < 0) {
+        this.block = Buffer.allocUnsafe(this.block.length * 2);
+        end = this.rows.renderInto(this.block, 0, this.rowCount, values, styles);
+      }
     }
-    this.blockUsed += this.block.write(xml, this.blockUsed);
+    this.blockUsed = end;
   }
 
   /** The style ids this sheet's rows have had from the workbook's style table so far. */

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { XlsxWorkbook } from '../../../src/render/xlsx/exceljs-adapter.js';
-import { xmlText } from '../../../src/render/xlsx/row-xml.js';
+import { RowXmlRenderer, xmlText } from '../../../src/render/xlsx/row-xml.js';
 import { TableSheet, type TableColumn } from '../../../src/render/xlsx/table-sheet.js';
 import {
   cellStyleOf,
@@ -186,6 +186,24 @@ describe('TableSheet rows', () => {
         const ours = await workbookBytes(columns, rows, 'table');
         const exceljs = await workbookBytes(columns, rows, 'exceljs');
         expectSameWorkbook(ours, exceljs);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('write a row into a buffer where it fits, and answer -1 where it might not, writing nothing before `at`', () => {
+    fc.assert(
+      fc.property(table, fc.nat({ max: 400 }), ({ rows }, room) => {
+        const renderer = new RowXmlRenderer({ addStyleModel: (_, type) => 1 + (type ?? 0) });
+        for (const [k, row] of rows.entries()) {
+          const whole = renderer.render(k + 2, row.values, row.styles);
+          const target = Buffer.alloc(room + 5, 0x7e);
+          const end = renderer.renderInto(target, 5, k + 2, row.values, row.styles);
+          expect(target.subarray(0, 5).toString('latin1')).toBe('~~~~~');
+          if (end !== -1) expect(target.toString('utf8', 5, end)).toBe(whole);
+          // Room for every byte six times over (an escaped quote, six bytes for one) is enough.
+          else expect(room).toBeLessThan(6 * Buffer.byteLength(whole) + 20);
+        }
       }),
       { numRuns: 100 },
     );
