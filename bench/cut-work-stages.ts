@@ -1,4 +1,4 @@
-// node dist/bench/cut-work-stages.js [--rows N] [--rounds N] [--sheet] [--only work|take|csv|sheet]: what each stage of an
+// node dist/bench/cut-work-stages.js [--rows N] [--rounds N] [--sheet] [--only work|take|csv|sheet|known]: what each stage of an
 // export thread's work (export/cut-work.ts) costs a row, on one thread. A sandbox started in this
 // process serves its report once (the request the export sends, uncompressed), the body is cut as
 // the reader cuts it (JsonArrayScanner, 64 KiB chunks), and then, cut by cut as an export thread
@@ -15,7 +15,9 @@
 // CSV records or the sheet rows alone over the cuts' rows made once beforehand (for a profile of
 // that one stage, or before/after turns of a change to it). `--only take` times what the export's own
 // thread does with the worked cuts (WorkedCutPipeline.take: duplicates, statistics, the exported
-// rows' runs), each cut taken whole, in CPU-µs per row of the report.
+// rows' runs), each cut taken whole, in CPU-µs per row of the report. `--only known` times a
+// workbook's cuts worked with their texts labelled afresh each cut or through a KnownTextIds, and
+// the export's thread's look-ups of their texts (cutTextIds) without and with remembered indices.
 // Figures: docs/performance.md ("Where an export thread's CPU goes").
 
 import { rmSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -29,7 +31,14 @@ import { loadWfmConfig, requireUpstream } from '../src/config/wfm-config.js';
 import type { Period } from '../src/domain/period.js';
 import { SHIFT_COLUMNS } from '../src/domain/shift-columns.js';
 import type { ShiftRecord, ValidShift } from '../src/domain/shift-record.js';
-import { CutWorker, type CutWorkSetup, type WorkedCut } from '../src/export/cut-work.js';
+import {
+  CutWorker,
+  LABEL,
+  LABELS,
+  type CutWorkSetup,
+  type KeptCut,
+  type WorkedCut,
+} from '../src/export/cut-work.js';
 import { WorkedCutPipeline } from '../src/export/worked-cut-pipeline.js';
 import { silentLogger } from '../src/logger.js';
 import { divisionDirectory, enrichShift } from '../src/pipeline/enrich.js';
@@ -37,7 +46,12 @@ import { localiseShift } from '../src/pipeline/localise.js';
 import { isRejected, validateShift } from '../src/pipeline/validate.js';
 import { BusinessDayWindow } from '../src/pipeline/window.js';
 import { CsvRecordEncoder } from '../src/render/csv/csv-table-writer.js';
-import { SharedTexts } from '../src/render/xlsx/shared-texts.js';
+import {
+  cutTextIds,
+  KnownTextIds,
+  newSharedTextsNumber,
+  SharedTexts,
+} from '../src/render/xlsx/shared-texts.js';
 import {
   renderShiftRowsXml,
   SHARED_TEXT_SHIFT_COLUMNS,
@@ -109,6 +123,54 @@ if (values.only === 'work') {
     times.push(cpuMicros(() => cuts.forEach((cut) => worker.work(cut))));
   }
   process.stdout.write(`whole work(): ${(median(times) / rowCount).toFixed(2)} CPU-µs a row\n`);
+  process.exit(0);
+}
+
+if (values.only === 'known') {
+  // A workbook's cuts worked as its threads work them, labelling their texts afresh each cut, or
+  // through a KnownTextIds that learns the indices the export's thread gives (shared-texts.ts); the
+  // export's thread's look-ups of the cuts' texts (cutTextIds) timed apart, with and without them.
+  const sheetSetup: CutWorkSetup = { ...setup, sheetRows: true };
+  const fresh = new CutWorker(sheetSetup);
+  const labelled = new CutWorker(sheetSetup);
+  const times = { fresh: [] as number[], known: [] as number[], asked: [] as number[], told: [] as number[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    const known = new KnownTextIds();
+    const table = newSharedTextsNumber();
+    const texts = {
+      fresh: new SharedTexts({ add: nextText() }),
+      known: new SharedTexts({ add: nextText() }),
+    };
+    const worked = { fresh: [] as WorkedCut[], known: [] as KeptCut[] };
+    times.fresh.push(cpuMicros(() => cuts.forEach((cut) => worked.fresh.push(fresh.work(cut)))));
+    let asked = 0;
+    let told = 0;
+    const lookUps = (cut: WorkedCut, sharedTexts: SharedTexts, number?: number): Int32Array => {
+      const keep = new Uint8Array(cut.labels.length / LABELS).fill(1);
+      const labels = { labels: cut.labels, stride: LABELS, offset: LABEL.sharedTexts, strings: cut.strings };
+      return cutTextIds(sharedTexts, { ...labels, from: 0, keep, known: cut.knownTextIds }, number);
+    };
+    times.known.push(
+      cpuMicros(() =>
+        cuts.forEach((cut) => {
+          const kept = labelled.workKeepingRecords(cut, known);
+          const start = process.cpuUsage();
+          const ids = lookUps(kept.worked, texts.known, table);
+          const spent = process.cpuUsage(start);
+          told += spent.user + spent.system;
+          known.learn(table, kept.entries ?? [], ids);
+        }),
+      ) - told,
+    );
+    asked = cpuMicros(() => worked.fresh.forEach((cut) => lookUps(cut, texts.fresh)));
+    times.asked.push(asked);
+    times.told.push(told);
+  }
+  const perRow = (micros: number[]): string => (median(micros) / rowCount).toFixed(2);
+  process.stdout.write(
+    `work(), texts labelled afresh each cut: ${perRow(times.fresh)}; through KnownTextIds: ${perRow(times.known)} CPU-µs a row\n` +
+      `cutTextIds on the export's thread, every text asked: ${perRow(times.asked)}; with the remembered indices: ${perRow(times.told)} CPU-µs a row\n`,
+  );
   process.exit(0);
 }
 
@@ -262,3 +324,9 @@ STAGES.forEach((name, stage) =>
 process.stdout.write(`${'whole work()'.padEnd(32)} ${whole.toFixed(2)}\n`);
 const staged = medians.slice(0, WORK_STAGES).reduce((sum, t) => sum + t, 0);
 process.stdout.write(`${'  of which the rest'.padEnd(32)} ${(whole - staged).toFixed(2)}\n`);
+
+/** A shared-strings sink that numbers the texts it is given from 0. */
+function nextText(): () => number {
+  let next = 0;
+  return () => next++;
+}

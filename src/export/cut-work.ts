@@ -27,7 +27,12 @@ import {
 } from '../render/parquet/parquet-cells.js';
 import { idsOf } from '../wfm/resume-position.js';
 import { parseCut, type ScannedCut } from '../wfm/scanned-cut.js';
-import { SHARED_TEXT_COLUMN_NAMES } from '../render/xlsx/shared-texts.js';
+import {
+  SHARED_TEXT_COLUMN_NAMES,
+  type KnownIds,
+  type KnownTextIds,
+  type TextEntry,
+} from '../render/xlsx/shared-texts.js';
 import { sharedTextOf, type RowBuffers } from '../render/xlsx/shift-rows-xml.js';
 import { SpoolLineEncoder, spoolRecords } from './division-spool.js';
 import { SpareBuffers } from './spare-buffers.js';
@@ -135,6 +140,8 @@ export interface KeptCut {
    * after the cut's buffer has gone to the export's thread, to find each cell's shared index.
    */
   readonly sharedLabels: Int32Array;
+  /** Labelled by a KnownTextIds: each label's entry, which learns the index it is given. */
+  readonly entries?: readonly TextEntry[] | undefined;
 }
 
 export interface WorkedCut {
@@ -154,6 +161,11 @@ export interface WorkedCut {
   readonly labels: Int32Array;
   /** The distinct label texts of the cut. */
   readonly strings: readonly string[];
+  /**
+   * Per label text, the shared-strings index its thread remembers being given for it (KnownTextIds),
+   * or UNSEEN; none when the thread keeps no such memory (split by division, no workbook).
+   */
+  readonly knownTextIds?: KnownIds;
   /** 8 bytes each: the fingerprint change tracking keeps (row-hash.ts). */
   readonly hashes: Uint8Array;
   /** Their CSV records one after another, and where each ends; none without a CSV. */
@@ -214,8 +226,11 @@ export class CutWorker {
     return this.workKeepingRecords(cut).worked;
   }
 
-  /** The worked cut, the records of its admitted rows, in order, and their shared texts' labels. */
-  workKeepingRecords(cut: ScannedCut): KeptCut {
+  /**
+   * The worked cut, the records of its admitted rows, in order, and their shared texts' labels;
+   * with `known`, each label text's remembered index too (WorkedCut.knownTextIds).
+   */
+  workKeepingRecords(cut: ScannedCut, known?: KnownTextIds): KeptCut {
     const rows = parseCut(cut);
     const texts = rows.texts;
     const n = rows.length;
@@ -246,7 +261,7 @@ export class CutWorker {
       records.push(enrichShift(localised, this.#setup.divisions));
     }
     texts?.release();
-    return this.#render(records, rejected, this.#report, n, (ids) => idsOf(rows, ids));
+    return this.#render(records, rejected, this.#report, n, (ids) => idsOf(rows, ids), known);
   }
 
   /**
@@ -279,6 +294,7 @@ export class CutWorker {
     encoders: CutEncoders,
     n: number,
     fillIds: (ids: Float64Array) => void,
+    known?: KnownTextIds,
   ): KeptCut {
     const outcomes = this.#outcomes;
     if (this.#csvEnds.length < records.length) this.#csvEnds = new Int32Array(records.length * 2);
@@ -290,7 +306,12 @@ export class CutWorker {
     const arrays = carve(this.#spare, n, records.length, csv?.length, lines?.length, parquet);
     fillIds(arrays.ids);
     arrays.outcomes.set(outcomes.subarray(0, n));
-    const { strings, sharedLabels } = this.#fill(records, arrays, encoders.sheetTexts);
+    const { strings, sharedLabels, entries, knownTextIds } = this.#fill(
+      records,
+      arrays,
+      encoders.sheetTexts,
+      known,
+    );
     if (csv !== undefined) {
       arrays.csv?.set(csv);
       arrays.csvEnds?.set(this.#csvEnds.subarray(0, records.length));
@@ -300,7 +321,12 @@ export class CutWorker {
       arrays.lineEnds?.set(this.#lineEnds.subarray(0, records.length));
     }
     if (arrays.parquet !== undefined) encoders.parquet?.copyInto(arrays.parquet);
-    return { worked: { ...arrays, rejected, strings }, records, sharedLabels };
+    return {
+      worked: { ...arrays, rejected, strings, ...(knownTextIds === undefined ? {} : { knownTextIds }) },
+      records,
+      sharedLabels,
+      entries,
+    };
   }
 
   /**
@@ -324,13 +350,21 @@ export class CutWorker {
     records: readonly ShiftRecord[],
     { facts, labels, hashes }: CutArrays,
     sheetTexts: boolean,
-  ): { strings: string[]; sharedLabels: Int32Array } {
-    const strings: string[] = [];
+    known: KnownTextIds | undefined,
+  ): {
+    strings: string[];
+    sharedLabels: Int32Array;
+    entries?: readonly TextEntry[];
+    knownTextIds?: KnownIds;
+  } {
+    let strings: string[] = [];
     const shared = SHARED_TEXT_COLUMN_NAMES.length;
     const sharedLabels = new Int32Array(sheetTexts ? records.length * shared : 0);
     const indexes = new Map<string, number>();
+    known?.startCut();
     const label = (text: string | null): number => {
       if (text === null) return -1;
+      if (known !== undefined) return known.label(text);
       let index = indexes.get(text);
       if (index === undefined) {
         index = strings.push(text) - 1;
@@ -369,7 +403,10 @@ export class CutWorker {
       }
       hasher.hashInto(record, hashes, k * 8);
     }
-    return { strings, sharedLabels };
+    if (known === undefined) return { strings, sharedLabels };
+    const cut = known.endCut();
+    strings = cut.strings;
+    return { strings, sharedLabels, entries: cut.entries, knownTextIds: cut.known };
   }
 }
 

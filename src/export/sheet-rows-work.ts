@@ -12,7 +12,14 @@
 // label of the cut); the thread kept each row's labels, and so each cell's index (shared-texts.ts).
 
 import type { ShiftRecord } from '../domain/shift-record.js';
-import { rowTextIds, SHARED_TEXT_COLUMN_NAMES, type SharedTextIds } from '../render/xlsx/shared-texts.js';
+import type { CutWorkSetup } from './cut-work.js';
+import {
+  rowTextIds,
+  SHARED_TEXT_COLUMN_NAMES,
+  KnownTextIds,
+  type SharedTextIds,
+  type TextEntry,
+} from '../render/xlsx/shared-texts.js';
 import {
   FRESH_ROW_BUFFERS,
   renderShiftRowsXml,
@@ -32,9 +39,13 @@ export interface SheetPlace {
   readonly styles: ShiftStyleIds;
 }
 
-/** Where a cut's exported rows go, and the indices of its shared texts, per label of the cut. */
+/**
+ * Where a cut's exported rows go, and the indices of its shared texts, per label of the cut, in the
+ * shared-strings table numbered `table` (the thread remembers them for that table: KnownTextIds).
+ */
 export interface SheetRowsPlace extends SheetPlace {
   readonly textIds: Int32Array;
+  readonly table: number;
 }
 
 /** Which of a cut's kept records to render, as the export's thread asks for them. */
@@ -64,13 +75,26 @@ export type SheetRows =
     }
   | { readonly values: readonly (readonly XlsxValue[])[] };
 
-/** Keeps the admitted records of the cuts a thread worked, until their sheet rows are asked for. */
+/**
+ * Keeps the admitted records of the cuts a thread worked, until their sheet rows are asked for.
+ * With `known`, it remembers the indices the requests give the report's cuts' texts (shared-texts.ts).
+ */
 export class SheetRowsKeeper {
   readonly #records = new Map<number, KeptRecords>();
 
-  /** `sharedLabels`: per record, its shared texts' labels (cut-work.ts, KeptCut). */
-  keep(seq: number, records: readonly ShiftRecord[], sharedLabels: Int32Array): void {
-    this.#records.set(seq, { records, sharedLabels });
+  constructor(readonly known?: KnownTextIds) {}
+
+  /**
+   * `sharedLabels`: per record, its shared texts' labels (cut-work.ts, KeptCut); `entries`, for a
+   * report's cut labelled by `known`, its labels' entries, which learn the indices they are given.
+   */
+  keep(
+    seq: number,
+    records: readonly ShiftRecord[],
+    sharedLabels: Int32Array,
+    entries?: readonly TextEntry[],
+  ): void {
+    this.#records.set(seq, { records, sharedLabels, entries });
   }
 
   /** Cuts whose records are kept: for tests and the thread's memory. */
@@ -94,13 +118,26 @@ export class SheetRowsKeeper {
     for (let k = 0; k < keep.length; k++)
       if (keep[k] === 1) records.push(kept.records[from + k] as ShiftRecord);
     const texts = rowTextIds(kept.sharedLabels, request.textIds, from, keep);
+    if (kept.entries !== undefined) this.known?.learn(request.table, kept.entries, request.textIds);
     return renderSheetRows(records, request, texts, buffers);
   }
+}
+
+/**
+ * The memory of shared-text indices an export's threads keep, when they render the report's own
+ * sheet rows: one workbook table's indices (or several alike). Split by division, each division's
+ * workbook has a table of its own, and the threads keep none.
+ */
+export function knownTextIdsOf(
+  setup: Pick<CutWorkSetup, 'sheetRows' | 'division'>,
+): KnownTextIds | undefined {
+  return setup.sheetRows === true && setup.division?.sheetRows !== true ? new KnownTextIds() : undefined;
 }
 
 interface KeptRecords {
   readonly records: readonly ShiftRecord[];
   readonly sharedLabels: Int32Array;
+  readonly entries: readonly TextEntry[] | undefined;
 }
 
 /**

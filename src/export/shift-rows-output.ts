@@ -14,7 +14,12 @@ import type { Logger } from '../logger.js';
 import type { CsvTableWriter } from '../render/csv/csv-table-writer.js';
 import type { ShiftsWorkbookWriter } from '../render/xlsx/shifts-workbook-writer.js';
 import type { ShiftStyleIds } from '../render/xlsx/shift-rows-xml.js';
-import { cutTextIds, NO_SHARED_TEXTS, type SharedTextIds } from '../render/xlsx/shared-texts.js';
+import {
+  cutTextIds,
+  newSharedTextsNumber,
+  NO_SHARED_TEXTS,
+  type SharedTextIds,
+} from '../render/xlsx/shared-texts.js';
 import type { ExportBatch, TableOutput } from './table-output.js';
 import type { SheetRows } from './sheet-rows-work.js';
 import type { WorkedRows } from './worked-cut-pipeline.js';
@@ -58,8 +63,9 @@ export class ShiftRowsOutput implements TableOutput {
   readonly #workbooks: readonly ShiftsWorkbookWriter[];
   readonly #log: Logger | undefined;
   readonly #sheetRowLimit: number;
-  /** The workbooks' shared texts, asked of every workbook alike. */
+  /** The workbooks' shared texts, asked of every workbook alike, and their number for the threads. */
   readonly #texts: SharedTextIds;
+  readonly #textsNumber = newSharedTextsNumber();
   readonly #pending: Pending[] = [];
   /** Data rows of the current Shifts sheet once every pending batch is written. */
   #sheetRows = 0;
@@ -123,8 +129,8 @@ export class ShiftRowsOutput implements TableOutput {
       const firstRow = this.#placeRows(part.rows);
       // Now, in report order, before any later row is written here or asked of a thread: the
       // indices are given in the order the rows are written, whoever renders them.
-      const textIds = cutTextIds(this.#texts, part.texts);
-      const rendered = part.render({ firstRow, sheetRowLimit, styles, textIds });
+      const textIds = cutTextIds(this.#texts, part.texts, this.#textsNumber);
+      const rendered = part.render({ firstRow, sheetRowLimit, styles, textIds, table: this.#textsNumber });
       return { firstRow, rendered, written: (rows: SheetRows) => part.written(rows) };
     });
     const pending: Pending = {

@@ -11,7 +11,7 @@ import { measuredMemory } from '../pipeline/group-memory.js';
 import { JsonArrayScanError } from '../wfm/json-array-scan-error.js';
 import type { NumberedRequest } from './answering-thread.js';
 import { CutWorker, type CutWorkSetup } from './cut-work.js';
-import { SheetRowsKeeper, type SheetRowsRequest } from './sheet-rows-work.js';
+import { knownTextIdsOf, SheetRowsKeeper, type SheetRowsRequest } from './sheet-rows-work.js';
 import type {
   FromShiftThread,
   SheetRowsFromThread,
@@ -26,7 +26,7 @@ const worker = new CutWorker(setup);
 // Split by division, only a division's spool cuts are kept for sheet rows: the report's cuts are not.
 const keepsReportCuts = setup.sheetRows === true;
 const keepsSpoolCuts = setup.division?.sheetRows === true;
-const sheetRows = keepsReportCuts || keepsSpoolCuts ? new SheetRowsKeeper() : undefined;
+const sheetRows = keepsReportCuts || keepsSpoolCuts ? new SheetRowsKeeper(knownTextIdsOf(setup)) : undefined;
 
 port.on('message', ({ seq, request }: NumberedRequest<ToShiftThread | SheetRowsToThread>) => {
   if (request.kind === 'sheet') answerSheetRows(seq, request.sheet);
@@ -46,10 +46,10 @@ function answerCut(seq: number, { kind, cut: number, bytes, start, end, reuse }:
       guessed: false,
     };
     const spool = kind === 'spool';
-    const { worked, records, sharedLabels } = spool
+    const { worked, records, sharedLabels, entries } = spool
       ? worker.workSpoolLines(cut)
-      : worker.workKeepingRecords(cut);
-    if (spool ? keepsSpoolCuts : keepsReportCuts) sheetRows?.keep(number, records, sharedLabels);
+      : worker.workKeepingRecords(cut, sheetRows?.known);
+    if (spool ? keepsSpoolCuts : keepsReportCuts) sheetRows?.keep(number, records, sharedLabels, entries);
     answer = { seq, bytes, worked, threadBytes: measuredMemory() };
     transfer.push(worked.buffer);
   } catch (error) {

@@ -15,7 +15,7 @@ import type { CutParser, ParsedCut } from '../wfm/parsed-cuts.js';
 import type { ScannedCut } from '../wfm/scanned-cut.js';
 import { AnsweringThread, RenderThreadFailedError, threadModule } from './answering-thread.js';
 import { CutWorker, type CutWorkSetup, type ThreadAnswer, type WorkedCut } from './cut-work.js';
-import { SheetRowsKeeper, type SheetRows, type SheetRowsRequest } from './sheet-rows-work.js';
+import { knownTextIdsOf, SheetRowsKeeper, type SheetRows, type SheetRowsRequest } from './sheet-rows-work.js';
 
 /**
  * A cut as an export thread receives it: its buffer moved there, not copied. `cut`: a piece of
@@ -142,7 +142,7 @@ export class ShiftThreads implements CutParser<WorkedCut> {
     this.#here = count === 1 ? new CutWorker(setup) : undefined;
     this.#hereSheetRows =
       count === 1 && (this.#keepsReportSheetRows || this.keepsSpoolSheetRows)
-        ? new SheetRowsKeeper()
+        ? new SheetRowsKeeper(knownTextIdsOf(setup))
         : undefined;
     this.#threads = count === 1 ? [] : Array.from({ length: count }, (_, i) => new ShiftThread(setup, i + 1));
     // Two cuts a thread: one worked while the other's answer travels. With a workbook, one: each
@@ -155,8 +155,9 @@ export class ShiftThreads implements CutParser<WorkedCut> {
   parse(cut: ScannedCut): ParsedCut<WorkedCut> | Promise<ParsedCut<WorkedCut>> {
     const seq = this.#seq++;
     if (this.#here !== undefined) {
-      const { worked, records, sharedLabels } = this.#here.workKeepingRecords(cut);
-      if (this.#keepsReportSheetRows) this.#hereSheetRows?.keep(seq, records, sharedLabels);
+      const keeper = this.#hereSheetRows;
+      const { worked, records, sharedLabels, entries } = this.#here.workKeepingRecords(cut, keeper?.known);
+      if (this.#keepsReportSheetRows) keeper?.keep(seq, records, sharedLabels, entries);
       return { batch: { ...worked, seq }, ids: worked.ids };
     }
     return this.#threadOf(seq)

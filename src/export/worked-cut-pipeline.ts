@@ -322,6 +322,7 @@ export class WorkedCutPipeline {
       strings: cut.strings,
       from,
       keep,
+      known: cut.knownTextIds,
     };
     return {
       rows,

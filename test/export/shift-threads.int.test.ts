@@ -11,7 +11,7 @@ import { spoolLine } from '../../src/export/division-spool.js';
 import type { SheetRows } from '../../src/export/sheet-rows-work.js';
 import type { ShiftRecord } from '../../src/domain/shift-record.js';
 import { renderShiftRowsXml, shiftRowValues } from '../../src/render/xlsx/shift-rows-xml.js';
-import { cutTextIds, NO_SHARED_TEXTS, SharedTexts } from '../../src/render/xlsx/shared-texts.js';
+import { cutTextIds, UNSEEN, NO_SHARED_TEXTS, SharedTexts } from '../../src/render/xlsx/shared-texts.js';
 import { ShiftsWorkbookWriter } from '../../src/render/xlsx/shifts-workbook-writer.js';
 import { Writable } from 'node:stream';
 import { JsonArrayScanError } from '../../src/wfm/json-array-scan-error.js';
@@ -228,6 +228,29 @@ describe('sheet rows on export threads', () => {
   const records = new CutWorker(SETUP).workKeepingRecords(cutOf(text)).records;
   const styles = stylesAfter(records[0] as ShiftRecord);
 
+  it("remembers the indices a table gave a cut's texts, for the next cuts of the same thread", async () => {
+    for (const count of [1, 2]) {
+      const pool = new ShiftThreads(count, { ...SETUP, sheetRows: true });
+      try {
+        // With two threads, cuts 0 and 2 are one thread's.
+        const first = (await pool.parse(cutOf(text))).batch;
+        if (count === 2) await pool.parse(cutOf(text));
+        expect(first.knownTextIds).toEqual({
+          table: -1,
+          ids: new Int32Array(first.strings.length).fill(UNSEEN),
+        });
+        const textIds = Int32Array.from(first.strings, (_, label) => (label % 2 === 0 ? label + 100 : -1));
+        const place = { firstRow: 2, sheetRowLimit: 1000, styles, keep: Uint8Array.from([1, 1, 1, 1, 1]) };
+        await pool.renderSheetRows({ ...place, textIds, table: 9, seq: 0, from: 0, last: true });
+        const next = (await pool.parse(cutOf(text))).batch;
+        expect(next.strings).toEqual(first.strings);
+        expect(next.knownTextIds).toEqual({ table: 9, ids: textIds });
+      } finally {
+        await pool.close();
+      }
+    }
+  });
+
   it('renders later rows into the buffer of rows written before, once it is given back', async () => {
     // On the export's own thread the buffer comes back as the same object.
     const here = new ShiftThreads(1, { ...SETUP, sheetRows: true });
@@ -237,6 +260,7 @@ describe('sheet rows on export threads', () => {
       const rows = await here.renderSheetRows({
         ...place,
         textIds: new Int32Array(64).fill(-1),
+        table: 0,
         seq,
         from: 0,
         last: true,
@@ -260,6 +284,7 @@ describe('sheet rows on export threads', () => {
     const rows = await threads.renderSheetRows({
       ...place,
       textIds: inline((await threads.parse(cutOf(text))).batch),
+      table: 0,
       seq: 1,
       from: 0,
       last: true,
@@ -278,7 +303,7 @@ describe('sheet rows on export threads', () => {
     const cut = (await threads.parse(cutOf(text))).batch;
     expect(cut.seq).toBe(1);
     // Rows 8 and 10 were repeats; the sheet holds 3 data rows (2 to 4) and row 4 is the next free.
-    const place = { firstRow: 4, sheetRowLimit: 3, styles, textIds: inline(cut) };
+    const place = { firstRow: 4, sheetRowLimit: 3, styles, textIds: inline(cut), table: 0 };
     const keep = Uint8Array.from([1, 0, 1, 0, 1]);
     const rows = xmlOf(await threads.renderSheetRows({ ...place, seq: 1, from: 0, keep, last: false }));
     const [r7, , r9, , r11] = records as ShiftRecord[];
@@ -322,6 +347,7 @@ describe('sheet rows on export threads', () => {
       sheetRowLimit: 100,
       styles: none,
       textIds: inline(cut),
+      table: 0,
       seq: cut.seq ?? -1,
       from: 0,
       keep,
@@ -356,6 +382,7 @@ describe('sheet rows on export threads', () => {
       sheetRowLimit: 100,
       styles: withAddress,
       textIds,
+      table: 0,
       seq: cut.seq ?? -1,
       from: 0,
       keep,
@@ -411,7 +438,7 @@ describe('division spool runs on export threads', () => {
     expect(sameAs(run)).toEqual(sameAs(expected));
     const styles = stylesAfter(records[0] as ShiftRecord);
     const keep = new Uint8Array(records.length).fill(1);
-    const place = { firstRow: 2, sheetRowLimit: 100, styles, textIds: inline(run) };
+    const place = { firstRow: 2, sheetRowLimit: 100, styles, textIds: inline(run), table: 0 };
     const sheet = await threads.renderSheetRows({ ...place, seq: 1, from: 0, keep, last: true });
     const xml = renderShiftRowsXml(records, 2, styles, NO_SHARED_TEXTS);
     if (xml === undefined) expect(sheet).toEqual({ values: records.map(shiftRowValues) });

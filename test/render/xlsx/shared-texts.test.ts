@@ -6,7 +6,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   cutTextIds,
+  KnownTextIds,
   rowTextIds,
+  UNSEEN,
   SHARED_TEXT_COLUMN_NAMES,
   SharedTexts,
   UnlabelledTextError,
@@ -97,3 +99,72 @@ describe('cutTextIds', () => {
     expect(Array.from(rowTextIds(kept, ids, 2, Uint8Array.from([1])).subarray(0, 1))).toEqual([102]);
   });
 });
+
+/** A cut of one row labelled by `known`: its texts' labels in a shared column each. */
+function labelCut(known: KnownTextIds, texts: readonly string[]) {
+  known.startCut();
+  const labels = new Int32Array(COLUMNS).fill(-1);
+  texts.forEach((text, c) => (labels[c] = known.label(text)));
+  const { strings, entries, known: remembered } = known.endCut();
+  const cut = { labels, stride: COLUMNS, offset: 0, strings, from: 0, keep: Uint8Array.of(1) };
+  return { cut, entries, remembered };
+}
+
+describe('KnownTextIds', () => {
+  it("labels each text once a cut, and gives the export's thread the indices it learnt", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g'), { maxLength: 6 }), {
+          maxLength: 12,
+        }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer({ min: 0, max: 8 }),
+        (cuts, bound, remembered) => {
+          const limits = { texts: bound, chars: 1_000, longest: 100 };
+          const plain = new SharedTexts({ add: nextId() }, limits);
+          const table = new SharedTexts({ add: nextId() }, limits);
+          const asked: string[] = [];
+          const counting = { idOf: (text: string): number => (asked.push(text), table.idOf(text)) };
+          const known = new KnownTextIds(remembered);
+          for (const texts of cuts) {
+            const { cut, entries, remembered: before } = labelCut(known, texts);
+            // One label a distinct text, in the order first seen.
+            expect(cut.strings).toEqual([...new Set(texts)]);
+            const from = asked.length;
+            const ids = cutTextIds(counting, { ...cut, known: before }, 7);
+            // The same indices as a table asked every text, and no remembered text asked.
+            expect(Array.from(ids)).toEqual(Array.from(cutTextIds(plain, cut)));
+            for (const text of asked.slice(from)) expect(before.ids[cut.strings.indexOf(text)]).toBe(UNSEEN);
+            known.learn(7, entries, ids);
+            // Bounded: past the limit, it starts again at the next cut.
+            expect(known.size).toBeLessThan(remembered + texts.length + 1);
+          }
+        },
+      ),
+    );
+  });
+
+  it("forgets another table's indices, and the export's thread ignores a cut's of another table", () => {
+    const known = new KnownTextIds();
+    const first = labelCut(known, ['x', 'y']);
+    known.learn(1, first.entries, Int32Array.of(4, -1));
+    const second = labelCut(known, ['y', 'x', 'z']);
+    expect(second.remembered).toEqual({ table: 1, ids: Int32Array.of(-1, 4, UNSEEN) });
+    const asked: string[] = [];
+    const table = { idOf: (text: string): number => asked.push(text) + 10 };
+    // Remembered for table 1, asked for table 2: asked again.
+    const x = labelCut(known, ['x']);
+    expect(Array.from(cutTextIds(table, { ...x.cut, known: x.remembered }, 2))).toEqual([11]);
+    expect(asked).toEqual(['x']);
+    expect(Array.from(cutTextIds(table, { ...x.cut, known: x.remembered }, 1))).toEqual([4]);
+    expect(asked).toEqual(['x']);
+    // Told of table 2, it forgets table 1's.
+    known.learn(2, labelCut(known, ['z']).entries, Int32Array.of(0));
+    expect(labelCut(known, ['x', 'z']).remembered).toEqual({ table: 2, ids: Int32Array.of(UNSEEN, 0) });
+  });
+});
+
+function nextId(): (text: string) => number {
+  let next = 0;
+  return () => next++;
+}
