@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startTestS3Server, type TestS3Server } from '../support/s3-server.js';
 import { BIN, cliEnv, runCli } from '../support/cli.js';
-import { freePort } from '../reliability/support/api-child.js';
+import { listeningPort } from '../reliability/support/api-child.js';
 import { tempFolderForTest } from '../support/temp-folder.js';
 
 let redis: RedisServer;
@@ -32,12 +32,11 @@ describe('shift-export api on a first run', () => {
     writeFileSync(join(secrets, 'key-id'), `${s3.accessKeyId}\n`);
     writeFileSync(join(secrets, 'secret'), `${s3.secretAccessKey}\n`);
     writeFileSync(join(secrets, 'api-tokens'), 'quiet-stderr-token-0123\n');
-    const port = await freePort();
     const child = spawn(process.execPath, [BIN, 'api'], {
       env: cliEnv({
         LOG_LEVEL: 'info',
         API_HOST: '127.0.0.1',
-        API_PORT: String(port),
+        API_PORT: '0',
         API_TOKENS_FILE: join(secrets, 'api-tokens'),
         REDIS_URL: redis.url,
         EXPORT_DEST: `s3://${bucket}/exports`,
@@ -52,6 +51,7 @@ describe('shift-export api on a first run', () => {
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
+      const port = await listeningPort(child);
       // Healthy means Redis answered and the S3 client (with its Node-version check) listed the bucket.
       let status = 0;
       let body = '';

@@ -1,5 +1,5 @@
-// `shift-export api` as a child process on a free loopback port, ready once /healthz answers; its
-// stderr is kept for the secret sweep when it stops.
+// `shift-export api` as a child process on a loopback port of the system's choosing, ready once
+// /healthz answers; its stderr is kept for the secret sweep when it stops.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -23,15 +23,38 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The port an API child started with API_PORT=0 (and LOG_LEVEL=info) listens on, from fastify's
+ * "Server listening at" log line. A port picked by freePort() and handed to the child can be taken
+ * by another test's server before the child binds it; the probe then talks to that server.
+ */
+export function listeningPort(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const onData = (d: Buffer | string): void => {
+      seen += d.toString();
+      const port = /"msg":"Server listening at http:\/\/127\.0\.0\.1:(\d+)"/.exec(seen)?.[1];
+      if (port === undefined) return;
+      child.stderr?.off('data', onData);
+      child.off('exit', onExit);
+      resolve(Number(port));
+    };
+    const onExit = (code: number | null): void =>
+      reject(new Error(`the API exited (${code}) before listening: ${seen.trim()}`));
+    child.stderr?.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
 export async function startApiChild(name: string, env: Record<string, string>): Promise<ApiChild> {
-  const port = await freePort();
   const child = spawn(process.execPath, [BIN, 'api'], {
-    env: cliEnv({ LOG_LEVEL: 'info', ...env, API_HOST: '127.0.0.1', API_PORT: String(port) }),
+    env: cliEnv({ LOG_LEVEL: 'info', ...env, API_HOST: '127.0.0.1', API_PORT: '0' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   child.stdout?.resume();
+  const port = await listeningPort(child);
   const base = `http://127.0.0.1:${port}`;
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
