@@ -14,7 +14,7 @@ import { silentLogger } from '../src/logger.js';
 import { divisionDirectory } from '../src/pipeline/enrich.js';
 import { ShiftPipeline } from '../src/pipeline/shift-pipeline.js';
 import { WfmClient } from '../src/wfm/wfm-client.js';
-import { shiftsSheetSizes } from './zip-entries.js';
+import { shiftsSheetSizes, withZipFileEntries } from './zip-entries.js';
 
 export const MEASURE_KINDS = [
   'ceiling',
@@ -178,7 +178,7 @@ function sheetBytesPerRow(dir: string): { readonly xml: number; readonly compres
   const manifest = JSON.parse(readFileSync(join(dir, folder, 'manifest.json'), 'utf8')) as {
     counts: { exported: number };
   };
-  const sizes = shiftsSheetSizes(readFileSync(join(dir, folder, 'shifts.xlsx')));
+  const sizes = withZipFileEntries(join(dir, folder, 'shifts.xlsx'), shiftsSheetSizes);
   const rows = Math.max(1, manifest.counts.exported);
   return { xml: sizes.xml / rows, compressed: sizes.compressed / rows };
 }
