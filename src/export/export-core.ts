@@ -37,6 +37,11 @@ export interface ExportCore {
    * division's spool on them too (division-split.ts), so they end only after the divisions.
    */
   readonly threads: ShiftThreads | undefined;
+  /**
+   * The statistics' budget (EXPORT_MEMORY_MB) as this export measures it: with export threads, what
+   * they hold counts too. A split's divisions, worked on the same threads, take it for theirs.
+   */
+  readonly groupMemory: GroupMemory | undefined;
   /** Ends the export threads, however the export ended. */
   close(): Promise<void>;
 }
@@ -74,6 +79,7 @@ export function openExportCore(source: ShiftSource, options: ExportCoreOptions):
       },
       finish: () => pipeline.finish(),
       threads: undefined,
+      groupMemory,
       close: () => Promise.resolve(),
     };
   }
@@ -116,6 +122,7 @@ export function openExportCore(source: ShiftSource, options: ExportCoreOptions):
     },
     finish: () => pipeline.finish(),
     threads: workers,
+    groupMemory: memory,
     close: () => workers.close(),
   };
 }

@@ -125,7 +125,8 @@ export async function runExport(scope: ExportScope, deps: ExportDependencies): P
             previous: destination,
             readPrevious: () => previousManifest(destination, period),
             temp,
-            groupMemory: groupMemory(settings, temp),
+            // Measured as the whole export's: the divisions' rows are worked on its threads.
+            groupMemory: core.groupMemory,
             threads: core.threads,
             signal,
             moreLanguages:
