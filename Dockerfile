@@ -24,10 +24,11 @@ FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 # Node 24's V8 gives the young generation 64 MB semi-spaces by default (Node 20: 16 MB): a 1M-row
 # CSV export then peaks at ~350 MB instead of ~250 MB, for ~5% less CPU (docs/performance.md).
-# 4 MB, as the bin's first line gives: every thread gets the young generation the export threads
-# are started with (the flag overrides theirs), and the export's own thread ~30 MB less at 3M rows
-# (bin/shift-export.js). A small container wants the memory; override NODE_OPTIONS to trade it back.
-ENV NODE_OPTIONS=--max-semi-space-size=4
+# 2 MB, as the bin's first line gives: every thread gets the young generation the export threads
+# are started with (the flag overrides theirs), and the export's own thread ~30 MB less at 3M rows;
+# 2 against 4: 10–45 MB less an export on Node 24 (bin/shift-export.js). A small container wants
+# the memory; override NODE_OPTIONS to trade it back.
+ENV NODE_OPTIONS=--max-semi-space-size=2
 # glibc's malloc with a fixed mmap threshold (128 KiB, its default, no longer raised on its own):
 # blocks that large are given back when freed instead of staying in the arenas of the export
 # threads that come and go, which a worker running for months grew by (docs/performance.md, the

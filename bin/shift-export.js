@@ -1,4 +1,4 @@
-#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node --heap-growing-percent=100 --expose-gc --max-semi-space-size=4
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node --heap-growing-percent=100 --expose-gc --max-semi-space-size=2
 // The installed entry point. `npm ci` builds dist/ through the `prepare` script.
 // The flag on the line above (V8 takes it on the command line, not in NODE_OPTIONS) runs a full
 // collection once the old generation has doubled instead of letting it grow 4x: the export's
@@ -9,11 +9,13 @@
 // with the threshold glibc raises on its own, their large blocks came from per-thread arenas that
 // kept the memory after the threads ended, so a long-running worker grew (docs/performance.md, the
 // soak). The Docker image sets the same variable.
-// --max-semi-space-size=4 gives every thread of the process the young generation the export
+// --max-semi-space-size=2 gives every thread of the process the young generation the export
 // threads are started with (answering-thread.ts; V8 lets the flag override a thread's own limit,
 // so it must stay as small): Node 20's default let the export's own thread grow 16 MB semi-spaces,
 // which a 3M-row CSV export whose every row is its own user paid with ~30 MB of peak RSS
-// (2026-11-26 on 800eba9: 302–316 MB without, 272–279 with), for no measurable CPU. The Docker
+// (2026-11-26 on 800eba9: 302–316 MB without, 272–279 with at 4). 2 against 4 (2026-11-29 on
+// 24c4f22, 300k rows, pairs): 10–45 MB less on Node 24 and 13–22 MB less on Node 20 for every line,
+// the CPU within the pairs' noise; 1 saved Node 24 ~8 MB more for 5–19% more CPU. The Docker
 // image sets it in NODE_OPTIONS.
 // It assembles the command table: the `worker` command lives in jobs/ with the worker, which src/
 // never imports, so the CLI (src/cli) is handed it here.

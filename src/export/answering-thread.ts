@@ -55,8 +55,8 @@ interface Waiting<R, C> {
 // A thread holds a request or two and their answers at a time: a small young generation keeps its
 // memory small (its heap is mostly short-lived rows and strings). V8's --max-semi-space-size, when
 // given, overrides this: the bin's first line and the Docker image give the size that makes the
-// same 8 MB (bin/shift-export.js).
-export const THREAD_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 8 } as const;
+// same 4 MB (bin/shift-export.js).
+export const THREAD_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 4 } as const;
 
 /**
  * A thread asked requests of type Q, answering with A; each request settles as R. `C`: what the
