@@ -278,6 +278,7 @@ export class CutWorker {
         cut.start,
         cut.end,
       ),
+      this.#setup.divisions,
     );
     const n = records.length;
     if (this.#outcomes.length < n) this.#outcomes = new Uint8Array(n * 2);

@@ -99,7 +99,7 @@ export class DivisionSplit implements TableOutput {
 
   constructor(options: DivisionSplitOptions) {
     this.#o = options;
-    this.#spool = new DivisionSpool(options.temp);
+    this.#spool = new DivisionSpool(options.temp, options.setup.divisions);
   }
 
   /**

@@ -10,6 +10,7 @@
 
 import type { FinishedShift } from 'wfm-contract/finished-shift';
 import type { LocationStatus, ShiftRecord } from '../domain/shift-record.js';
+import type { DivisionDirectory } from '../pipeline/enrich.js';
 import type { TempFile, TempFolder } from '../temp-file.js';
 import { MAX_CUT_TEXT_BYTES } from '../wfm/scanned-cut.js';
 
@@ -26,7 +27,8 @@ const BLOCK_BYTES = MAX_CUT_TEXT_BYTES;
  * export that is not split (2026-11-29 profile of a split over 10 divisions: JSON.stringify and
  * UTF-8 ~8% of an export thread, JSON.parse ~10%). Every value of a record is JSON's own (numbers,
  * texts, booleans, null), so it comes back equal; JSON.stringify escapes lone surrogates, so the
- * line survives UTF-8 unchanged.
+ * line survives UTF-8 unchanged. The division's external id and managers are left out: every row
+ * of a division has the same, from the division directory (enrich.ts), ~100 bytes a line.
  */
 export function spoolLine(record: ShiftRecord): string {
   const s = record.shift;
@@ -67,16 +69,15 @@ export function spoolLine(record: ShiftRecord): string {
     record.businessDay,
     record.locationStatus,
     record.qualityFlags,
-    record.divisionExternalId,
-    record.divisionManagers,
   ]);
 }
 
 /**
  * The record of a spool line's values (spoolLine's order), built in the shapes the export builds
- * its records in (checkFieldTypes, validShift), so that the code that reads them sees one shape.
+ * its records in (checkFieldTypes, validShift), so that the code that reads them sees one shape;
+ * its division's external id and managers from `directory`, as enrichShift gave them.
  */
-function recordOfValues(v: readonly unknown[]): ShiftRecord {
+function recordOfValues(v: readonly unknown[], directory: DivisionDirectory): ShiftRecord {
   const shift: FinishedShift = {
     id: v[0] as number,
     user_id: v[1] as number,
@@ -108,6 +109,7 @@ function recordOfValues(v: readonly unknown[]): ShiftRecord {
     finish_location_match: v[27] as boolean | null,
     auto_finished: v[28] as boolean,
   };
+  const division = directory.get(shift.division_id);
   return {
     shift,
     startUtc: v[29] as number,
@@ -117,17 +119,20 @@ function recordOfValues(v: readonly unknown[]): ShiftRecord {
     businessDay: v[33] as number,
     locationStatus: v[34] as LocationStatus,
     qualityFlags: v[35] as string,
-    divisionExternalId: v[36] as string | null,
-    divisionManagers: v[37] as string | null,
+    divisionExternalId: division === undefined ? null : division.externalId,
+    divisionManagers: division === undefined ? null : division.managers,
   };
 }
 
-/** The records of spool lines, each followed by its line break: spoolLine's inverse. */
-export function spoolRecords(lines: string): ShiftRecord[] {
+/**
+ * The records of spool lines, each followed by its line break: spoolLine's inverse, with the
+ * division directory the records were enriched from.
+ */
+export function spoolRecords(lines: string, directory: DivisionDirectory): ShiftRecord[] {
   const records: ShiftRecord[] = [];
   let from = 0;
   for (let end = lines.indexOf('\n'); end >= 0; end = lines.indexOf('\n', from)) {
-    records.push(recordOfValues(JSON.parse(lines.slice(from, end)) as unknown[]));
+    records.push(recordOfValues(JSON.parse(lines.slice(from, end)) as unknown[], directory));
     from = end + 1;
   }
   return records;
@@ -176,12 +181,15 @@ export interface SpooledDivision {
 }
 
 export class DivisionSpool {
+  readonly #directory: DivisionDirectory;
   readonly #temp: TempFolder;
   #file: TempFile | undefined;
   readonly #divisions = new Map<number, SpooledDivision>();
 
-  constructor(temp: TempFolder) {
+  /** Spools into `temp`; records read back take their division's metadata from `directory`. */
+  constructor(temp: TempFolder, directory: DivisionDirectory) {
     this.#temp = temp;
+    this.#directory = directory;
   }
 
   /** Sets the record aside under its division. */
@@ -219,7 +227,7 @@ export class DivisionSpool {
       const length = division.blocks[i + 1] ?? 0;
       if (buffer.length < length) buffer = Buffer.allocUnsafe(length);
       file.readInto(buffer, length, start);
-      yield spoolRecords(buffer.toString('utf8', 0, length));
+      yield spoolRecords(buffer.toString('utf8', 0, length), this.#directory);
     }
   }
 

@@ -6,11 +6,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatDateTime } from 'wfm-contract/civil-time';
 import type { ShiftRecord } from '../../src/domain/shift-record.js';
 import { DivisionSpool, SpoolLineEncoder, spoolLine, spoolRecords } from '../../src/export/division-spool.js';
+import type { DivisionDirectory } from '../../src/pipeline/enrich.js';
 import { ShiftPipeline } from '../../src/pipeline/shift-pipeline.js';
 import { TempFolder } from '../../src/temp-file.js';
 import { shiftRow } from '../pipeline/support/shift-rows.js';
 
 const MAY = { from: '2024-05-01', to: '2024-05-31' };
+const NO_DIVISIONS: DivisionDirectory = new Map();
 
 let dir: string;
 let temp: TempFolder;
@@ -26,9 +28,12 @@ afterEach(() => {
 });
 
 /** Exported records of the given divisions, one per entry, with texts that test the round trip. */
-function records(rows: readonly { division: number; comment: string | null }[]): ShiftRecord[] {
+function records(
+  rows: readonly { division: number; comment: string | null }[],
+  divisions: DivisionDirectory = NO_DIVISIONS,
+): ShiftRecord[] {
   const utc = Date.UTC(2024, 4, 10, 6) / 1000;
-  const pipeline = new ShiftPipeline({ period: MAY, divisions: new Map() });
+  const pipeline = new ShiftPipeline({ period: MAY, divisions });
   return [
     ...pipeline.processBatch(
       rows.map((row, i) =>
@@ -53,20 +58,29 @@ function readAll(spool: DivisionSpool): Map<number, ShiftRecord[]> {
 
 describe('division spool', () => {
   it("keeps a record as its values, without keys, and reads it back equal, in the export's shape", () => {
-    const [record] = records([{ division: 3, comment: 'a "quoted"\nline' }]);
-    const enriched: ShiftRecord = {
-      ...record!,
-      divisionExternalId: 'EXT-3',
-      divisionManagers: 'Ann <a@x.example>',
-    };
-    const line = spoolLine(enriched);
-    expect(line).not.toContain('"user_login"');
-    expect(line.length).toBeLessThan(JSON.stringify(enriched).length * 0.7);
-    const [back] = spoolRecords(`${line}\n`);
-    expect(back).toStrictEqual(enriched);
-    // The same keys in the same order: code that reads records sees the shape it was compiled for.
-    expect(Object.keys(back!)).toEqual(Object.keys(enriched));
-    expect(Object.keys(back!.shift)).toEqual(Object.keys(enriched.shift));
+    const directory: DivisionDirectory = new Map([
+      [3, { name: 'Three', externalId: 'EXT-3', managers: 'Ann Lee <ann@x.example>', textReplaced: false }],
+    ]);
+    const [known, unknown] = records(
+      [
+        { division: 3, comment: 'a "quoted"\nline' },
+        { division: 4, comment: null },
+      ],
+      directory,
+    );
+    expect(known?.divisionManagers).toBe('Ann Lee <ann@x.example>');
+    for (const record of [known!, unknown!]) {
+      const line = spoolLine(record);
+      expect(line).not.toContain('"user_login"');
+      // The division's metadata comes from the directory, not from every line.
+      expect(line).not.toContain('EXT-3');
+      expect(line.length).toBeLessThan(JSON.stringify(record).length * 0.7);
+      const [back] = spoolRecords(`${line}\n`, directory);
+      expect(back).toStrictEqual(record);
+      // The same keys in the same order: code that reads records sees the shape it was compiled for.
+      expect(Object.keys(back!)).toEqual(Object.keys(record));
+      expect(Object.keys(back!.shift)).toEqual(Object.keys(record.shift));
+    }
   });
 
   it('gives each division its records back equal and in order, whatever their texts (property)', () => {
@@ -81,7 +95,7 @@ describe('division spool', () => {
         ),
         (rows) => {
           const input = records(rows);
-          const spool = new DivisionSpool(temp);
+          const spool = new DivisionSpool(temp, NO_DIVISIONS);
           for (const record of input) spool.add(record);
           const back = readAll(spool);
           const ids = [...new Set(input.map((r) => r.shift.division_id))].sort((a, b) => a - b);
@@ -110,9 +124,9 @@ describe('division spool', () => {
         fc.integer({ min: 1, max: 30 }),
         (rows, piece) => {
           const input = records(rows);
-          const byRecord = new DivisionSpool(temp);
+          const byRecord = new DivisionSpool(temp, NO_DIVISIONS);
           for (const record of input) byRecord.add(record);
-          const byLines = new DivisionSpool(temp);
+          const byLines = new DivisionSpool(temp, NO_DIVISIONS);
           const encoder = new SpoolLineEncoder();
           for (let at = 0; at < input.length; at += piece) {
             const part = input.slice(at, at + piece);
@@ -133,7 +147,7 @@ describe('division spool', () => {
   });
 
   it('appends full blocks as it goes and keeps one temp file for every division', () => {
-    const spool = new DivisionSpool(temp);
+    const spool = new DivisionSpool(temp, NO_DIVISIONS);
     const comment = 'x'.repeat(2000);
     const input = records(Array.from({ length: 300 }, (_, i) => ({ division: (i % 3) + 1, comment })));
     for (const record of input) spool.add(record);
@@ -145,7 +159,7 @@ describe('division spool', () => {
   });
 
   it('cuts a division into runs of whole blocks of at most the bytes asked, a larger block alone', () => {
-    const spool = new DivisionSpool(temp);
+    const spool = new DivisionSpool(temp, NO_DIVISIONS);
     // Records of 1 to ~9 KB, so that blocks end short of full by different amounts.
     const input = records(
       Array.from({ length: 400 }, (_, i) => ({ division: 1, comment: 'y'.repeat((i * 997) % 9000) })),
