@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { freePort } from './reliability/support/api-child.js';
+import { freePort } from './support/redis-server.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const TITLE = '## Run the service on one machine without Docker';

@@ -4,6 +4,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { Redis } from 'ioredis';
@@ -18,16 +19,53 @@ export interface RedisServer {
   restart(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** The kernel's range of ports for port-0 listeners and outgoing connections (Linux's default, else). */
+function ephemeralPorts(): { readonly low: number; readonly high: number } {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    if (low !== undefined && high !== undefined && low > 0 && high >= low) return { low, high };
+  } catch {
+    // Not Linux: its default range is the usual one.
+  }
+  return { low: 32_768, high: 60_999 };
+}
+
+/** Whether a listener can be opened on 127.0.0.1:`port` now (it is closed again at once). */
+function canListen(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
+      const bound = typeof address === 'object' && address !== null ? address.port : undefined;
+      server.close(() => resolve(bound));
     });
   });
+}
+
+/** Ports handed out below the ephemeral range: from here up to the range's start. */
+const LOWEST_PORT = 10_000;
+
+/**
+ * A loopback port nothing listens on now, for a server a test starts later (or for one that must
+ * not be there). It lies outside the kernel's ephemeral range: every server that listens on port 0
+ * (the S3 server, the SMTP receivers, other test files' API children) and every outgoing connection
+ * takes its port from that range, so none can take this one before the test binds it. A port picked
+ * from that range had been taken so once, and a health probe talked to another test's S3 server.
+ */
+export async function freePort(): Promise<number> {
+  const { low, high } = ephemeralPorts();
+  const [from, to] = low > LOWEST_PORT ? [LOWEST_PORT, low - 1] : [high + 1, 65_535];
+  for (let attempt = 0; attempt < 50 && to >= from; attempt++) {
+    const port = await canListen(from + Math.floor(Math.random() * (to - from + 1)));
+    if (port !== undefined) return port;
+  }
+  const port = await canListen(0);
+  if (port === undefined) throw new Error('no free loopback port');
+  return port;
 }
 
 /** Resolves true when the server on `port` answers PING with PONG. */

@@ -2,7 +2,6 @@
 // /healthz answers; its stderr is kept for the secret sweep when it stops.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { BIN, cliEnv } from '../../support/cli.js';
 import { keepText } from './evidence.js';
 
@@ -10,17 +9,6 @@ export interface ApiChild {
   readonly base: string;
   readonly child: ChildProcess;
   stop(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
 }
 
 /**
