@@ -9,8 +9,9 @@
 // report (cut-work.ts, which hands over the exported rows' lines as bytes), or here.
 
 import type { FinishedShift } from 'wfm-contract/finished-shift';
-import type { LocationStatus, ShiftRecord } from '../domain/shift-record.js';
-import type { DivisionDirectory } from '../pipeline/enrich.js';
+import { validShift, type ShiftRecord } from '../domain/shift-record.js';
+import { enrichShift, type DivisionDirectory } from '../pipeline/enrich.js';
+import { localiseShift } from '../pipeline/localise.js';
 import type { TempFile, TempFolder } from '../temp-file.js';
 import { MAX_CUT_TEXT_BYTES } from '../wfm/scanned-cut.js';
 
@@ -27,8 +28,9 @@ const BLOCK_BYTES = MAX_CUT_TEXT_BYTES;
  * export that is not split (2026-11-29 profile of a split over 10 divisions: JSON.stringify and
  * UTF-8 ~8% of an export thread, JSON.parse ~10%). Every value of a record is JSON's own (numbers,
  * texts, booleans, null), so it comes back equal; JSON.stringify escapes lone surrogates, so the
- * line survives UTF-8 unchanged. The division's external id and managers are left out: every row
- * of a division has the same, from the division directory (enrich.ts), ~100 bytes a line.
+ * line survives UTF-8 unchanged. What the localise and enrich stages derive is left out and derived
+ * again when the line is read: the local times, business date and location status from the row's
+ * own values, the division's external id and managers (~100 bytes a line) from the directory.
  */
 export function spoolLine(record: ShiftRecord): string {
   const s = record.shift;
@@ -64,18 +66,14 @@ export function spoolLine(record: ShiftRecord): string {
     s.auto_finished,
     record.startUtc,
     record.finishUtc,
-    record.startLocal,
-    record.finishLocal,
-    record.businessDay,
-    record.locationStatus,
     record.qualityFlags,
   ]);
 }
 
 /**
- * The record of a spool line's values (spoolLine's order), built in the shapes the export builds
- * its records in (checkFieldTypes, validShift), so that the code that reads them sees one shape;
- * its division's external id and managers from `directory`, as enrichShift gave them.
+ * The record of a spool line's values (spoolLine's order), made as the export makes its records:
+ * the shift in checkFieldTypes' shape, then validShift, localiseShift and enrichShift with the
+ * directory the records were enriched from (its flag of replaced text is already in the line's flags).
  */
 function recordOfValues(v: readonly unknown[], directory: DivisionDirectory): ShiftRecord {
   const shift: FinishedShift = {
@@ -109,19 +107,8 @@ function recordOfValues(v: readonly unknown[], directory: DivisionDirectory): Sh
     finish_location_match: v[27] as boolean | null,
     auto_finished: v[28] as boolean,
   };
-  const division = directory.get(shift.division_id);
-  return {
-    shift,
-    startUtc: v[29] as number,
-    finishUtc: v[30] as number,
-    startLocal: v[31] as number,
-    finishLocal: v[32] as number,
-    businessDay: v[33] as number,
-    locationStatus: v[34] as LocationStatus,
-    qualityFlags: v[35] as string,
-    divisionExternalId: division === undefined ? null : division.externalId,
-    divisionManagers: division === undefined ? null : division.managers,
-  };
+  const valid = validShift(shift, v[29] as number, v[30] as number, v[31] as string);
+  return enrichShift(localiseShift(valid), directory);
 }
 
 /**

@@ -83,6 +83,16 @@ describe('division spool', () => {
     }
   });
 
+  it("reads a division's replaced-text flag back once, as the record had it", () => {
+    const directory: DivisionDirectory = new Map([
+      [5, { name: 'Five', externalId: 'EXT-\uFFFD', managers: null, textReplaced: true }],
+    ]);
+    const [record] = records([{ division: 5, comment: null }], directory);
+    expect(record?.qualityFlags).toBe('text_replaced');
+    const [back] = spoolRecords(`${spoolLine(record!)}\n`, directory);
+    expect(back).toStrictEqual(record);
+  });
+
   it('gives each division its records back equal and in order, whatever their texts (property)', () => {
     fc.assert(
       fc.property(
