@@ -104,6 +104,16 @@ const LINES: Record<string, BenchLine> = {
     byStageTime: false,
     env: { EXPORT_THREADS: '1' },
   },
+  // The statistics on a thread of their own: the line above, with EXPORT_STATISTICS_THREAD=true.
+  'csv,xlsx@statistics': {
+    name: 'csv+xlsx e2e, statistics thread',
+    kind: 'csv,xlsx',
+    what: '`run --format csv,xlsx` with EXPORT_STATISTICS_THREAD=true: the statistics counted on a thread of their own',
+    targetOfDuckdb: 0.4,
+    rssLimitMb: EXPORT_RSS_LIMIT_MB,
+    byStageTime: false,
+    env: { EXPORT_STATISTICS_THREAD: 'true' },
+  },
   parquet: {
     name: 'parquet e2e',
     kind: 'parquet',

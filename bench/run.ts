@@ -14,7 +14,7 @@
 //                     rows/s, peak RSS (split: at most 350 MB) and the time ratio split/unsplit
 //   --lines K,K,..    only these lines, by kind (ceiling, ingest, stages, duckdb, csv, xlsx,
 //                     csv,xlsx is written csv+xlsx here, csv+xlsx@1 (at EXPORT_THREADS=1),
-//                     parquet, csv+parquet, xlsx-render, cardinality; csv+xlsx@10 and split@10: the
+//                     csv+xlsx@statistics (EXPORT_STATISTICS_THREAD=true), parquet, csv+parquet, xlsx-render, cardinality; csv+xlsx@10 and split@10: the
 //                     export whole and split over 10 divisions, with their time ratio)
 //   --soak            the soak line: one `shift-export worker` over a redis-server runs exports back
 //                     to back (csv,xlsx unless --formats); its RSS after export 30 and after the last

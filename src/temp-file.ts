@@ -3,9 +3,13 @@
 // Synchronous I/O on purpose: its callers append a block now and then and read in loops that walk
 // records one by one, where a promise per block would cost more than it saves. Positional reads
 // and writes on one descriptor, so several readers of one file do not disturb each other.
+//
+// The statistics' thread (statistics-thread.ts) writes its runs in a folder of its own inside the
+// export's (TempFolder.folder); the export's thread opens the spilled summaries it hands over
+// (TempFolder.open) and removes that folder, whole, when the export ends.
 
 import { randomUUID } from 'node:crypto';
-import { closeSync, createReadStream, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -13,12 +17,24 @@ export class TempFile {
   readonly path: string;
   #fd: number | undefined;
   #bytes = 0;
+  #removed = false;
 
   /** Creates an empty file in `directory`; `label` goes into its name. */
-  constructor(directory: string, label: string) {
-    this.path = join(directory, `shift-export-${label}-${randomUUID()}.bin`);
+  static create(directory: string, label: string): TempFile {
+    const path = join(directory, `shift-export-${label}-${randomUUID()}.bin`);
     // 'wx+': never write into a file that someone else created under this name; readable too.
-    this.#fd = openSync(this.path, 'wx+', 0o600);
+    return new TempFile(path, openSync(path, 'wx+', 0o600), 0);
+  }
+
+  /** Opens, to read, a file of `bytes` bytes that another thread of this export wrote. */
+  static open(path: string, bytes: number): TempFile {
+    return new TempFile(path, openSync(path, 'r'), bytes);
+  }
+
+  private constructor(path: string, fd: number, bytes: number) {
+    this.path = path;
+    this.#fd = fd;
+    this.#bytes = bytes;
   }
 
   /** Bytes appended so far. */
@@ -53,11 +69,18 @@ export class TempFile {
 
   /** Closes and removes the file; safe to call more than once. */
   dispose(): void {
+    if (this.#removed) return;
+    this.close();
+    this.#removed = true;
+    rmSync(this.path, { force: true });
+  }
+
+  /** Closes the descriptor and keeps the file, for another thread to read; safe to call more than once. */
+  close(): void {
     const fd = this.#fd;
     if (fd === undefined) return;
     this.#fd = undefined;
     closeSync(fd);
-    rmSync(this.path, { force: true });
   }
 
   #open(): number {
@@ -71,15 +94,30 @@ export class TempFile {
 export class TempFolder {
   readonly directory: string;
   readonly #files = new Set<TempFile>();
+  readonly #folders: string[] = [];
 
   constructor(directory: string) {
     this.directory = directory;
   }
 
   create(label: string): TempFile {
-    const file = new TempFile(this.directory, label);
+    const file = TempFile.create(this.directory, label);
     this.#files.add(file);
     return file;
+  }
+
+  /** A file another thread wrote (in a folder() of this one), opened to read, removed with the rest. */
+  open(path: string, bytes: number): TempFile {
+    const file = TempFile.open(path, bytes);
+    this.#files.add(file);
+    return file;
+  }
+
+  /** A new empty folder in this one, for another thread's files; removed, whole, by dispose(). */
+  folder(label: string): string {
+    const folder = mkdtempSync(join(this.directory, `shift-export-${label}-`));
+    this.#folders.push(folder);
+    return folder;
   }
 
   /** Removes one file now (it would be removed by dispose() anyway). */
@@ -88,9 +126,18 @@ export class TempFolder {
     this.#files.delete(file);
   }
 
-  /** Removes every file created here; safe to call more than once. */
+  /**
+   * Closes every file's descriptor and keeps the files: another thread reads them, and the folder's
+   * owner removes them (a folder() of its TempFolder).
+   */
+  close(): void {
+    for (const file of this.#files) file.close();
+  }
+
+  /** Removes every file created or opened here, and every folder(); safe to call more than once. */
   dispose(): void {
     for (const file of this.#files) file.dispose();
     this.#files.clear();
+    for (const folder of this.#folders.splice(0)) rmSync(folder, { recursive: true, force: true });
   }
 }

@@ -17,7 +17,7 @@ export class EntryFile {
 
   /** Creates the file (header only) in `directory`; `label` goes into its name. */
   constructor(directory: string, label: string) {
-    const file = new TempFile(directory, label);
+    const file = TempFile.create(directory, label);
     try {
       file.append(ROW_HASHES_MAGIC, HEADER_BYTES);
     } catch (error) {

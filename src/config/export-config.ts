@@ -68,6 +68,11 @@ export const exportVariables = {
     "Threads an export works its rows on. Every export parses the report on this many export threads, each doing every row's own work (its shifts.csv record, Shifts sheet row and Parquet values included; split by division, its line in the division spool, and each division's rows again when its files are written), and keeps only duplicates, statistics and writing on its own thread (1: all on that thread). The files are the same bytes whatever the number.",
     { docDefault: 'the CPUs (os.availableParallelism()); in a worker, the CPUs over WORKER_CONCURRENCY' },
   ),
+  statisticsThread: envVar(
+    'EXPORT_STATISTICS_THREAD',
+    flag(false),
+    "With export threads (EXPORT_THREADS above 1), count the statistics on a thread of their own, fed the exported rows in report order, instead of on the export's thread. The same summaries, exact medians and p90 included, within the same EXPORT_MEMORY_MB; it pays where a CPU is free for it: docs/performance.md.",
+  ),
   csvDelimiter: envVar(
     'CSV_DELIMITER',
     z

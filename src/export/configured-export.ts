@@ -73,6 +73,7 @@ export class ConfiguredExport {
         sourceBaseUrl: wfm.baseUrl,
         memoryBudgetBytes: exportConfig.memoryMb * 1024 * 1024,
         threads: exportConfig.threads,
+        statisticsThread: exportConfig.statisticsThread,
         // A definition's own lang comes with the scope; otherwise REPORT_LANG.
         language: language ?? exportConfig.reportLang,
       },

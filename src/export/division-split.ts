@@ -291,7 +291,11 @@ async function writeWorkedRuns(
     await outputs.write({ shifts: [], rejected: [], worked });
     runs.threads.reuse(taken);
   }
-  return { summaries: pipeline.finish(), flagged: pipeline.counts.flagged, name: pipeline.lastDivisionName };
+  return {
+    summaries: await pipeline.finish(),
+    flagged: pipeline.counts.flagged,
+    name: pipeline.lastDivisionName,
+  };
 }
 
 /**

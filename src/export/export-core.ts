@@ -7,7 +7,9 @@
 // Export threads work exports of CSV, Parquet and the workbook; they render the Shifts sheet's
 // rows too, from the same parse, once the export's thread has placed them (sheet-rows-work.ts),
 // and convert each row's Parquet values (parquet-cells.ts). Split by division, they render each
-// row's line for the division spool, whatever the formats.
+// row's line for the division spool, whatever the formats. With EXPORT_STATISTICS_THREAD, the
+// statistics are counted on a thread of their own, fed the exported rows in report order
+// (statistics-thread.ts); the division's own statistics, when split, stay on the export's thread.
 
 import type { ExportCounts } from '../domain/export-counts.js';
 import type { ExportFormat } from '../domain/export-format.js';
@@ -21,6 +23,7 @@ import type { ReadProgress } from '../wfm/report-reader.js';
 import { csvTableOptions } from './csv-tables-output.js';
 import type { ExportSettings } from './export-settings.js';
 import { ShiftThreads } from './shift-threads.js';
+import { StatisticsThread } from './statistics-thread.js';
 import type { ShiftSource } from './shift-source.js';
 import { streamBatches, streamWorkedCuts, type StreamOptions } from './stream-batches.js';
 import type { TableOutput } from './table-output.js';
@@ -31,7 +34,7 @@ export interface ExportCore {
   stream(outputs: TableOutput, options: StreamOptions): Promise<ReadProgress | undefined>;
   readonly counts: ExportCounts;
   /** The summaries of every exported row. */
-  finish(): ExportSummaries;
+  finish(): Promise<ExportSummaries>;
   /**
    * The export threads, when the rows are worked there: an export split by division works each
    * division's spool on them too (division-split.ts), so they end only after the divisions.
@@ -42,7 +45,13 @@ export interface ExportCore {
    * they hold counts too. A split's divisions, worked on the same threads, take it for theirs.
    */
   readonly groupMemory: GroupMemory | undefined;
-  /** Ends the export threads, however the export ended. */
+  /**
+   * The report is streamed: the export threads end now, their memory free for the summaries, unless
+   * the export is split by division (its divisions are worked on the same threads). A statistics
+   * thread goes on until finish().
+   */
+  streamed(): Promise<void>;
+  /** Ends every thread of the export, however the export ended. */
   close(): Promise<void>;
 }
 
@@ -77,9 +86,10 @@ export function openExportCore(source: ShiftSource, options: ExportCoreOptions):
       get counts() {
         return pipeline.counts;
       },
-      finish: () => pipeline.finish(),
+      finish: () => Promise.resolve(pipeline.finish()),
       threads: undefined,
       groupMemory,
+      streamed: () => Promise.resolve(),
       close: () => Promise.resolve(),
     };
   }
@@ -100,17 +110,24 @@ export function openExportCore(source: ShiftSource, options: ExportCoreOptions):
         }
       : undefined,
   });
-  // The budget bounds every thread of the export: the statistics see the export threads' memory too.
+  const statistics =
+    settings.statisticsThread === true
+      ? new StatisticsThread(divisions, groupMemory, () => workers.heldBytes())
+      : undefined;
+  // The budget bounds every thread of the export: the statistics see the export threads' memory
+  // too, and the statistics thread's, when they have one.
+  const gauge = groupMemory?.gauge ?? DEFAULT_GAUGE;
   const memory: GroupMemory | undefined = groupMemory && {
     ...groupMemory,
     gauge: {
-      measure: () => (groupMemory.gauge ?? DEFAULT_GAUGE).measure() + workers.heldBytes(),
-      every: (groupMemory.gauge ?? DEFAULT_GAUGE).every,
+      measure: () => gauge.measure() + workers.heldBytes() + (statistics?.heldBytes() ?? 0),
+      every: gauge.every,
     },
   };
   const pipeline = new WorkedCutPipeline({
     divisions,
     groupMemory: memory,
+    statistics,
     filtered: filter !== undefined,
     sheetRows: sheetRows ? workers : undefined,
     spoolLines: split,
@@ -123,6 +140,10 @@ export function openExportCore(source: ShiftSource, options: ExportCoreOptions):
     finish: () => pipeline.finish(),
     threads: workers,
     groupMemory: memory,
-    close: () => workers.close(),
+    streamed: () => (split ? Promise.resolve() : workers.close()),
+    close: async () => {
+      await statistics?.close();
+      await workers.close();
+    },
   };
 }

@@ -27,4 +27,9 @@ export interface ExportSettings {
   readonly tempDir?: string;
   /** EXPORT_THREADS: threads that work the rows, this one included; default 1 (this one only). */
   readonly threads?: number;
+  /**
+   * EXPORT_STATISTICS_THREAD: with export threads, the statistics are counted on a thread of their
+   * own (statistics-thread.ts); default false (on the export's thread).
+   */
+  readonly statisticsThread?: boolean;
 }

@@ -141,11 +141,11 @@ export async function runExport(scope: ExportScope, deps: ExportDependencies): P
     report({ phase: 'fetching' });
     const upstream = await core.stream(outputs, { period, signal, report });
     // Split by division, the threads work the divisions' files too: they end after outputs.finish.
-    if (split === undefined) await core.close();
+    await core.streamed();
 
     report({ phase: 'summaries' });
     const counts = core.counts;
-    const summaries = core.finish();
+    const summaries = await core.finish();
     // Before the outputs end: the workbook's Overview shows the rows changed since the previous export.
     const { file: rowHashes, ...changed } = await changes.conclude(publication, destination, period);
     // The Overview compares with the previous period; an export without a workbook does not look.

@@ -37,6 +37,8 @@ export async function streamWorkedCuts(
     const { worked, rejected, taken } = pipeline.take(ranges);
     await outputs.write({ shifts: [], rejected, worked });
     threads.reuse(taken);
+    // A statistics thread of their own may lag a few batches, never more.
+    await pipeline.caughtUp();
     const counts = pipeline.counts;
     report({ rows: counts.fetched, exported: counts.exported, rejected: counts.rejected });
     throwIfAborted(signal);

@@ -1,16 +1,16 @@
 // The export thread's part of an export whose rows are worked on export threads (cut-work.ts):
 // only what needs the whole report. In report order, range by range as the reader hands them out,
 // it drops repeated ids (the first sighting is exported), adds each exported row's facts to the
-// statistics, counts every row's outcome, and gathers the exported rows' CSV records, Parquet
-// values and fingerprints; a dropped row's bytes are skipped. With a workbook, it also says which of each
-// range's admitted rows were exported, so that the thread that worked the cut renders their sheet
-// rows once they are placed (sheet-rows-work.ts). The counts add up as ShiftPipeline's do:
+// statistics (counted here, or on a thread of their own: shift-statistics.ts), counts every row's
+// outcome, and gathers the exported rows' CSV records, Parquet values and fingerprints; a dropped
+// row's bytes are skipped. With a workbook, it also says which of each range's admitted rows were
+// exported, so that the thread that worked the cut renders their sheet rows once they are placed
+// (sheet-rows-work.ts). The counts add up as ShiftPipeline's do:
 // fetched = exported + rejected + duplicates + outside_window (+ filtered_out with a filter).
 
 import type { ExportCounts } from '../domain/export-counts.js';
 import type { RejectedRow } from '../domain/rejected-row.js';
 import type { ExportSummaries } from '../domain/summary.js';
-import { ShiftAggregator, type AggregateShift } from '../pipeline/aggregate.js';
 import { DuplicateFilter } from '../pipeline/dedup.js';
 import type { DivisionDirectory } from '../pipeline/enrich.js';
 import type { GroupMemory } from '../pipeline/group-spill.js';
@@ -28,6 +28,7 @@ import {
   ROW_REJECTED,
   type WorkedCut,
 } from './cut-work.js';
+import { LocalStatistics, textAt, type ShiftStatistics } from './shift-statistics.js';
 import type { SheetRows, SheetRowsPlace, SheetRowsRequest } from './sheet-rows-work.js';
 
 /** Where the threads that worked the cuts render their sheet rows (shift-threads.ts). */
@@ -167,6 +168,8 @@ export interface WorkedBatch {
 export interface WorkedCutPipelineOptions {
   readonly divisions: DivisionDirectory;
   readonly groupMemory?: GroupMemory | undefined;
+  /** Where the statistics are counted; default: here, within `groupMemory` (LocalStatistics). */
+  readonly statistics?: ShiftStatistics | undefined;
   /** The export has a scope filter: its counts then say filtered_out. */
   readonly filtered: boolean;
   /** The export writes a workbook, whose sheet rows these threads render. */
@@ -182,13 +185,12 @@ export interface WorkedCutPipelineOptions {
 
 export class WorkedCutPipeline {
   readonly #dedup = new DuplicateFilter();
-  readonly #aggregator: ShiftAggregator;
+  readonly #statistics: ShiftStatistics;
   readonly #filtered: boolean;
   readonly #sheetRows: SheetRowsThreads | undefined;
   readonly #spoolLines: boolean;
   readonly #uniqueIds: boolean;
-  /** One object, refilled for each row the statistics read (they keep no row). */
-  readonly #row = emptyRow();
+  #lastDivisionName: string | undefined;
   #fetched = 0;
   #exported = 0;
   #rejected = 0;
@@ -197,7 +199,7 @@ export class WorkedCutPipeline {
   #filteredOut = 0;
 
   constructor(options: WorkedCutPipelineOptions) {
-    this.#aggregator = new ShiftAggregator(options.divisions, options.groupMemory);
+    this.#statistics = options.statistics ?? new LocalStatistics(options.divisions, options.groupMemory);
     this.#filtered = options.filtered;
     this.#sheetRows = options.sheetRows;
     this.#spoolLines = options.spoolLines === true;
@@ -218,6 +220,7 @@ export class WorkedCutPipeline {
       // A cut's ranges come in order: its last row is the last the cut is read for.
       if (range.to === range.batch.outcomes.length) taken.push(range.batch);
     }
+    this.#statistics.endBatch();
     const { count } = exported;
     this.#exported += count;
     this.#rejected += rejected.length;
@@ -250,12 +253,17 @@ export class WorkedCutPipeline {
 
   /** The division name of the last exported row (undefined before the first): its summaries show it. */
   get lastDivisionName(): string | undefined {
-    return this.#exported === 0 ? undefined : this.#row.division_name;
+    return this.#lastDivisionName;
+  }
+
+  /** Resolves once the statistics have counted all but a few batches (a thread of their own may lag). */
+  caughtUp(): Promise<void> {
+    return this.#statistics.caughtUp();
   }
 
   /** The summaries of every exported row so far. */
-  finish(): ExportSummaries {
-    return this.#aggregator.finish();
+  finish(): Promise<ExportSummaries> {
+    return this.#statistics.finish();
   }
 
   #takeRange(
@@ -305,6 +313,9 @@ export class WorkedCutPipeline {
       }
     }
     if (first >= 0) exported.takeRun(cut, first, end, spool);
+    if (end > 0)
+      this.#lastDivisionName =
+        textAt(cut.strings, cut.labels[(end - 1) * LABELS + LABEL.divisionName] as number) ?? '';
     this.#fetched += to - from;
     if (sheet !== undefined && keep !== undefined && kept > 0)
       sheet.push(this.#sheetRowsPart(cut, firstAdmitted, keep, kept, to === outcomes.length));
@@ -336,70 +347,15 @@ export class WorkedCutPipeline {
   }
 
   #aggregate(cut: WorkedCut, k: number): void {
-    const { facts, labels, strings } = cut;
-    const f = k * FACTS;
-    const l = k * LABELS;
-    const row = this.#row;
-    row.division_id = facts[f + FACT.divisionId] as number;
-    row.region_id = facts[f + FACT.regionId] as number;
-    row.shop_id = facts[f + FACT.shopId] as number;
-    row.user_id = facts[f + FACT.userId] as number;
-    row.duration = facts[f + FACT.duration] as number;
-    row.start_location_match = match(facts[f + FACT.startMatch] as number);
-    row.finish_location_match = match(facts[f + FACT.finishMatch] as number);
-    row.start_location_distance = distance(facts[f + FACT.startDistance] as number);
-    row.finish_location_distance = distance(facts[f + FACT.finishDistance] as number);
-    row.auto_finished = facts[f + FACT.autoFinished] === 1;
-    row.division_name = text(strings, labels[l + LABEL.divisionName] as number) ?? '';
-    row.region_name = text(strings, labels[l + LABEL.regionName] as number) ?? '';
-    row.shop_sap = text(strings, labels[l + LABEL.shopSap] as number) ?? '';
-    row.shop_locality = text(strings, labels[l + LABEL.shopLocality] as number);
-    row.user_login = text(strings, labels[l + LABEL.userLogin] as number) ?? '';
-    row.user_display_name = text(strings, labels[l + LABEL.userDisplayName] as number) ?? '';
-    this.#aggregator.addShift(row, facts[f + FACT.businessDay] as number);
-    if (facts[f + FACT.flagged] === 1) this.#flagged++;
+    this.#statistics.add(cut, k);
+    if (cut.facts[k * FACTS + FACT.flagged] === 1) this.#flagged++;
   }
-}
-
-type MutableRow = { -readonly [K in keyof AggregateShift]: AggregateShift[K] };
-
-function emptyRow(): MutableRow {
-  return {
-    division_id: 0,
-    division_name: '',
-    region_id: 0,
-    region_name: '',
-    shop_id: 0,
-    shop_sap: '',
-    shop_locality: null,
-    user_id: 0,
-    user_login: '',
-    user_display_name: '',
-    duration: 0,
-    start_location_match: null,
-    finish_location_match: null,
-    auto_finished: false,
-    start_location_distance: null,
-    finish_location_distance: null,
-  };
 }
 
 function admittedIn(outcomes: Uint8Array, from: number, to: number): number {
   let admitted = 0;
   for (let i = from; i < to; i++) if (outcomes[i] === ROW_ADMITTED) admitted++;
   return admitted;
-}
-
-function match(fact: number): boolean | null {
-  return fact < 0 ? null : fact === 1;
-}
-
-function distance(fact: number): number | null {
-  return Number.isNaN(fact) ? null : fact;
-}
-
-function text(strings: readonly string[], index: number): string | null {
-  return index < 0 ? null : (strings[index] as string);
 }
 
 function asBuffer(bytes: Uint8Array): Buffer {

@@ -147,7 +147,8 @@ class DayGroup {
 
 export { sortByNameThenId } from './name-order.js';
 
-const SHOP_LEVEL: SpillLevel<ShopGroup, ShopSummary> = {
+/** The shop groups as they spill, and their summaries as they are sorted (exported: read elsewhere too). */
+export const SHOP_LEVEL: SpillLevel<ShopGroup, ShopSummary> = {
   label: 'shops',
   labelCount: 4,
   labels: (g) => [g.sap, g.locality, g.regionName, g.divisionName],
@@ -165,7 +166,7 @@ const SHOP_LEVEL: SpillLevel<ShopGroup, ShopSummary> = {
   name: (s) => s.shopLocality ?? '',
 };
 
-const USER_LEVEL: SpillLevel<UserGroup, UserSummary> = {
+export const USER_LEVEL: SpillLevel<UserGroup, UserSummary> = {
   label: 'users',
   labelCount: 2,
   labels: (g) => [g.login, g.displayName],

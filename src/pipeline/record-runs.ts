@@ -51,8 +51,29 @@ export class RecordBuilder {
   }
 }
 
+/** Sorted runs that can be read back, each from its start, as often as needed. */
+export interface ReadableRuns {
+  readonly runs: readonly RunRange[];
+  reader(run: RunRange): RecordReader;
+}
+
+/** The runs of a file written elsewhere (another thread's RunFile), read here. */
+export class FileRuns implements ReadableRuns {
+  readonly #file: TempFile;
+  readonly runs: readonly RunRange[];
+
+  constructor(file: TempFile, runs: readonly RunRange[]) {
+    this.#file = file;
+    this.runs = runs;
+  }
+
+  reader(run: RunRange): RecordReader {
+    return new RecordReader(this.#file, run);
+  }
+}
+
 /** A temp file of runs: append records, end each run, then read any run back. */
-export class RunFile {
+export class RunFile implements ReadableRuns {
   readonly #file: TempFile;
   readonly #buffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES);
   #buffered = 0;
@@ -61,6 +82,15 @@ export class RunFile {
 
   constructor(folder: TempFolder, label: string) {
     this.#file = spillIo('written to', `in ${folder.directory}`, () => folder.create(label));
+  }
+
+  /** The file's path, and the bytes its ended runs fill: where another thread reads them (FileRuns). */
+  get path(): string {
+    return this.#file.path;
+  }
+
+  get bytes(): number {
+    return this.#file.bytes;
   }
 
   /** Appends a record to the current run. */

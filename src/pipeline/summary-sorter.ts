@@ -4,14 +4,21 @@
 // (group-memory.ts); then they are written as a sorted run. The runs are merged, a record at a
 // time, whenever the table is read. So neither the summaries nor their sort are ever all in
 // memory; the CSV files and the workbook's By shop / By user sheets read the table as an iterator
-// (SummaryRows), as often as they need.
+// (SummaryRows), as often as they need. Sorted on the statistics' thread (statistics-thread.ts),
+// a table is read on the export's thread from the same file (spilledTableOf, readSpilledTable).
 
 import type { GroupStats, SummaryRows } from '../domain/summary.js';
 import type { GroupAccumulator } from './group-accumulator.js';
 import { MemoryBudget, type GroupMemory } from './group-memory.js';
 import { MinHeap } from './min-heap.js';
 import { compareNameThenId } from './name-order.js';
-import { RecordBuilder, RunFile, type RecordReader } from './record-runs.js';
+import {
+  RecordBuilder,
+  RunFile,
+  type ReadableRuns,
+  type RecordReader,
+  type RunRange,
+} from './record-runs.js';
 import type { SpillLevel } from './spill-level.js';
 
 /**
@@ -230,18 +237,42 @@ interface SummaryHead<S> {
   id: number;
 }
 
+/** Where a spilled table's sorted runs lie, and how many summaries they hold: enough to read it elsewhere. */
+export interface SpilledTable {
+  readonly path: string;
+  readonly bytes: number;
+  readonly runs: readonly RunRange[];
+  readonly length: number;
+}
+
+/** Where the table's runs lie, when it was spilled to a file written here; undefined for an array. */
+export function spilledTableOf(rows: SummaryRows<unknown>): SpilledTable | undefined {
+  if (!(rows instanceof SpilledSummaries)) return undefined;
+  const runs = rows.runs;
+  if (!(runs instanceof RunFile)) return undefined;
+  return { path: runs.path, bytes: runs.bytes, runs: runs.runs, length: rows.length };
+}
+
+/** A table spilled elsewhere (spilledTableOf), read from `runs`, its file opened here. */
+export function readSpilledTable<
+  G extends { readonly stats: GroupAccumulator },
+  S extends { readonly stats: GroupStats },
+>(level: SpillLevel<G, S>, runs: ReadableRuns, length: number): SummaryRows<S> {
+  return new SpilledSummaries(level, runs, length);
+}
+
 /** A summary table read back from sorted runs, merged by name then id each time it is iterated. */
 class SpilledSummaries<
   G extends { readonly stats: GroupAccumulator },
   S extends { readonly stats: GroupStats },
 > implements SummaryRows<S> {
   readonly #level: SpillLevel<G, S>;
-  readonly #runs: RunFile;
+  readonly runs: ReadableRuns;
   readonly length: number;
 
-  constructor(level: SpillLevel<G, S>, runs: RunFile, length: number) {
+  constructor(level: SpillLevel<G, S>, runs: ReadableRuns, length: number) {
     this.#level = level;
-    this.#runs = runs;
+    this.runs = runs;
     this.length = length;
   }
 
@@ -249,8 +280,8 @@ class SpilledSummaries<
     const heap = new MinHeap<SummaryHead<S>>(
       (a, b) => compareNameThenId(a.folded, a.name, a.id, b.folded, b.name, b.id) < 0,
     );
-    for (const run of this.#runs.runs) {
-      const reader = this.#runs.reader(run);
+    for (const run of this.runs.runs) {
+      const reader = this.runs.reader(run);
       const head = { reader, summary: undefined as unknown as S, name: '', folded: '', id: 0 };
       if (this.#advance(head)) heap.push(head);
     }

@@ -9,9 +9,11 @@
 // - an export split by division is the same bytes whether its rows were worked on export threads
 //   (which render the division spool's lines, then work each division's lines into its files) or
 //   on the export's thread;
+// - with the statistics on a thread of their own (EXPORT_STATISTICS_THREAD), whole and split by
+//   division, an export is the same bytes as with them on the export's thread;
 // - an export thread that dies fails the export, with or without a workbook, and split by division
 //   while the divisions' files are written, with EXPORT_THREAD_FAILED, publishes nothing, and does
-//   not hang.
+//   not hang; so does the statistics thread.
 
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -104,6 +106,8 @@ async function exportWith(
     readonly period?: { readonly from: string; readonly to: string };
     readonly upstream?: RunningSandbox;
     readonly split?: 'division';
+    /** EXPORT_STATISTICS_THREAD. */
+    readonly statisticsThread?: boolean;
   } = {},
 ): Promise<Manifest> {
   const source = new WfmClient(testWfmConfig((more.upstream ?? sandbox).url), {
@@ -135,6 +139,7 @@ async function exportWith(
           matchRateThreshold: 0.8,
           sourceBaseUrl: 'http://wfm.example',
           threads,
+          ...(more.statisticsThread === undefined ? {} : { statisticsThread: more.statisticsThread }),
         },
         logger,
         now: () => NOW,
@@ -270,6 +275,47 @@ describe('EXPORT_THREADS', () => {
     expect(written?.divisions).toBe(one.divisions?.length);
     expect(written?.threadRuns).toBeGreaterThan(one.divisions?.length ?? Infinity);
     expect(await exportWith(3, folder(), formats, silentLogger, { ...split, batchBytes: 1 })).toEqual(one);
+  });
+
+  it('writes the same bytes with the statistics on a thread of their own, whole (golden) and split by division', async () => {
+    const formats: readonly ExportFormat[] = ['csv', 'xlsx', 'parquet'];
+    const one = await exportWith(1, folder(), formats);
+    expect(hashes(one)).toMatchObject(GOLDEN);
+    const statistics = { statisticsThread: true };
+    expect(await exportWith(2, folder(), formats, silentLogger, statistics)).toEqual(one);
+    expect(await exportWith(3, folder(), formats, silentLogger, { ...statistics, batchBytes: 1 })).toEqual(
+      one,
+    );
+    const split = { split: 'division' } as const;
+    const splitOne = await exportWith(1, folder(), ['csv', 'xlsx'], silentLogger, split);
+    expect(await exportWith(2, folder(), ['csv', 'xlsx'], silentLogger, { ...split, ...statistics })).toEqual(
+      splitOne,
+    );
+  });
+
+  it('fails an export when its statistics thread dies, publishing nothing', async () => {
+    const dest = folder();
+    let ended = 0;
+    // The statistics thread is the one sent batches of rows: it ends as it is sent its first.
+    const onStart = (message: unknown): void => {
+      const thread = (message as { thread: Worker }).thread;
+      const post = thread.postMessage.bind(thread);
+      thread.postMessage = (value: unknown, transfer?: readonly Transferable[]): void => {
+        const request = (value as { request?: { kind?: string } }).request;
+        if (request?.kind === 'rows' && ended++ === 0) void thread.terminate();
+        post(value, transfer);
+      };
+    };
+    subscribe(renderThreadStarted.name, onStart);
+    try {
+      await expect(
+        exportWith(2, dest, ['csv', 'xlsx'], silentLogger, { statisticsThread: true }),
+      ).rejects.toMatchObject({ code: 'EXPORT_THREAD_FAILED', retryable: true });
+    } finally {
+      unsubscribe(renderThreadStarted.name, onStart);
+    }
+    expect(ended).toBeGreaterThan(0);
+    expect(readdirSync(dest)).toEqual([]);
   });
 
   it('fails a CSV-only export when an export thread dies, publishing nothing', async () => {

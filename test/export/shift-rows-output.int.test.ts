@@ -189,7 +189,7 @@ async function writeWorked(
   await takeDue(true);
   if (ranges.length > 0) await handOut();
   await output.finish();
-  const written = await files.finish(pipeline.finish(), pipeline.counts);
+  const written = await files.finish(await pipeline.finish(), pipeline.counts);
   // On the worked path, threadBatches counts the cuts' rows rendered on their thread, styleRetries
   // those sent back as values.
   workedParts += output.threadBatches + output.styleRetries;

@@ -1,6 +1,8 @@
 // An export whose every row is its own user, with EXPORT_MEMORY_MB far below what its user groups
 // take: the statistics spill to the temp folder and come back exact — the summary files are the
-// same bytes as with room to spare — and the temp folder is empty afterwards.
+// same bytes as with room to spare — and the temp folder is empty afterwards. With the statistics on
+// a thread of their own (EXPORT_STATISTICS_THREAD), the spilled tables come back from that thread as
+// files, read on the export's thread: the same bytes again, and the temp folder empty.
 
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +32,11 @@ afterAll(async () => {
   if (root !== undefined) rmSync(root, { recursive: true, force: true });
 });
 
-async function exportWith(memoryMb: string, name: string): Promise<{ dir: string; temp: string }> {
+async function exportWith(
+  memoryMb: string,
+  name: string,
+  more: Readonly<Record<string, string>> = {},
+): Promise<{ dir: string; temp: string }> {
   const dest = join(root, name);
   const temp = join(root, `${name}-tmp`);
   for (const dir of [dest, temp]) mkdirSync(dir);
@@ -39,6 +45,7 @@ async function exportWith(memoryMb: string, name: string): Promise<{ dir: string
     EXPORT_MEMORY_MB: memoryMb,
     WFM_BASE_URL: sandbox.url,
     WFM_TOKEN: SANDBOX_READER_TOKEN,
+    ...more,
   };
   // os.tmpdir() reads TMPDIR when it is called: the export's temp files go here.
   process.env['TMPDIR'] = temp;
@@ -55,6 +62,15 @@ describe('an export past EXPORT_MEMORY_MB', () => {
       expect(readFileSync(join(tight.dir, file)), file).toEqual(readFileSync(join(roomy.dir, file)));
     const users = readFileSync(join(tight.dir, 'summary_by_user.csv'), 'utf8').trim().split('\n');
     expect(users.length).toBeGreaterThan(4_000);
+    expect(readdirSync(tight.temp)).toEqual([]);
+  });
+
+  it('writes the same summaries with its statistics spilled on a thread of their own, and leaves its temp folder empty', async () => {
+    const roomy = await exportWith('1000', 'roomy-here');
+    const threaded = { EXPORT_THREADS: '2', EXPORT_STATISTICS_THREAD: 'true' };
+    const tight = await exportWith('1', 'tight-thread', threaded);
+    for (const file of SUMMARIES)
+      expect(readFileSync(join(tight.dir, file)), file).toEqual(readFileSync(join(roomy.dir, file)));
     expect(readdirSync(tight.temp)).toEqual([]);
   });
 });
