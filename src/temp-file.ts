@@ -10,7 +10,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { closeSync, createReadStream, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 
 export class TempFile {
@@ -108,6 +108,9 @@ export class TempFolder {
 
   /** A file another thread wrote (in a folder() of this one), opened to read, removed with the rest. */
   open(path: string, bytes: number): TempFile {
+    // Only a file in a folder made here for it: a path from elsewhere is a bug, never to be read.
+    if (!this.#folders.includes(dirname(path)))
+      throw new Error(`${path} is not in a folder of ${this.directory}`);
     const file = TempFile.open(path, bytes);
     this.#files.add(file);
     return file;
