@@ -2,12 +2,16 @@
 // take: the statistics spill to the temp folder and come back exact — the summary files are the
 // same bytes as with room to spare — and the temp folder is empty afterwards. With the statistics on
 // a thread of their own (EXPORT_STATISTICS_THREAD), the spilled tables come back from that thread as
-// files, read on the export's thread: the same bytes again, and the temp folder empty.
+// files, read on the export's thread: the same bytes again, and the temp folder empty; when that
+// thread dies after it spilled, the export fails retryably and its temp folder is empty all the same.
 
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Transferable, Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderThreadStarted } from '../../src/export/answering-thread.js';
 import type { RunningSandbox } from 'wfm-sandbox';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
 import { runConfiguredExport } from '../support/run-configured-export.js';
@@ -72,5 +76,49 @@ describe('an export past EXPORT_MEMORY_MB', () => {
     for (const file of SUMMARIES)
       expect(readFileSync(join(tight.dir, file)), file).toEqual(readFileSync(join(roomy.dir, file)));
     expect(readdirSync(tight.temp)).toEqual([]);
+  });
+
+  it('fails retryably when its statistics thread dies after spilling, and leaves its temp folder empty', async () => {
+    const dest = join(root, 'dead-thread');
+    const temp = join(root, 'dead-thread-tmp');
+    for (const dir of [dest, temp]) mkdirSync(dir);
+    let ended = 0;
+    // The statistics thread is the one sent batches of rows: it ends at the first batch sent once
+    // its folder (the only one in the temp folder) holds a run.
+    const spilled = (): boolean =>
+      readdirSync(temp).some((folder) => readdirSync(join(temp, folder)).length > 0);
+    const onStart = (message: unknown): void => {
+      const thread = (message as { thread: Worker }).thread;
+      const post = thread.postMessage.bind(thread);
+      thread.postMessage = (value: unknown, transfer?: readonly Transferable[]): void => {
+        const request = (value as { request?: { kind?: string } }).request;
+        if (request?.kind === 'rows' && ended === 0 && spilled()) {
+          ended++;
+          void thread.terminate();
+        }
+        post(value, transfer);
+      };
+    };
+    subscribe(renderThreadStarted.name, onStart);
+    process.env['TMPDIR'] = temp;
+    try {
+      const env = {
+        EXPORT_DEST: dest,
+        EXPORT_MEMORY_MB: '1',
+        EXPORT_THREADS: '2',
+        EXPORT_STATISTICS_THREAD: 'true',
+        WFM_BASE_URL: sandbox.url,
+        WFM_TOKEN: SANDBOX_READER_TOKEN,
+      };
+      await expect(runConfiguredExport(env, PERIOD, ['csv'])).rejects.toMatchObject({
+        code: 'EXPORT_THREAD_FAILED',
+        retryable: true,
+      });
+    } finally {
+      unsubscribe(renderThreadStarted.name, onStart);
+    }
+    expect(ended).toBe(1);
+    expect(readdirSync(temp)).toEqual([]);
+    expect(readdirSync(dest)).toEqual([]);
   });
 });
