@@ -19,7 +19,7 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Transferable, Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportFormat } from '../../src/domain/export-format.js';
@@ -34,6 +34,7 @@ import type { RunningSandbox } from 'wfm-sandbox';
 import { WfmClient } from '../../src/wfm/wfm-client.js';
 import { startTestSandbox, TEST_SANDBOX_END_DATE } from '../support/sandbox.js';
 import { capturingLogger } from '../destinations/export-helpers.js';
+import { endThreadWhenSent } from '../support/thread-ender.js';
 import { testWfmConfig } from '../wfm/wfm-test-support.js';
 
 const PERIOD = { from: '2024-03-25', to: TEST_SANDBOX_END_DATE };
@@ -295,26 +296,16 @@ describe('EXPORT_THREADS', () => {
 
   it('fails an export when its statistics thread dies, publishing nothing', async () => {
     const dest = folder();
-    let ended = 0;
     // The statistics thread is the one sent batches of rows: it ends as it is sent its first.
-    const onStart = (message: unknown): void => {
-      const thread = (message as { thread: Worker }).thread;
-      const post = thread.postMessage.bind(thread);
-      thread.postMessage = (value: unknown, transfer?: readonly Transferable[]): void => {
-        const request = (value as { request?: { kind?: string } }).request;
-        if (request?.kind === 'rows' && ended++ === 0) void thread.terminate();
-        post(value, transfer);
-      };
-    };
-    subscribe(renderThreadStarted.name, onStart);
+    const ender = endThreadWhenSent((kind) => kind === 'rows');
     try {
       await expect(
         exportWith(2, dest, ['csv', 'xlsx'], silentLogger, { statisticsThread: true }),
       ).rejects.toMatchObject({ code: 'EXPORT_THREAD_FAILED', retryable: true });
     } finally {
-      unsubscribe(renderThreadStarted.name, onStart);
+      ender.stop();
     }
-    expect(ended).toBeGreaterThan(0);
+    expect(ender.ended).toBe(1);
     expect(readdirSync(dest)).toEqual([]);
   });
 
@@ -337,19 +328,9 @@ describe('EXPORT_THREADS', () => {
 
   it('fails an export split by division when an export thread dies while the divisions are written, publishing nothing', async () => {
     const dest = folder();
-    let ended = 0;
     // The thread ends as it is sent its first run of a division's spool lines: the report is read
     // by then, and the divisions' files are being written.
-    const onStart = (message: unknown): void => {
-      const thread = (message as { thread: Worker }).thread;
-      const post = thread.postMessage.bind(thread);
-      thread.postMessage = (value: unknown, transfer?: readonly Transferable[]): void => {
-        const request = (value as { request?: { kind?: string } }).request;
-        if (request?.kind === 'spool' && ended++ === 0) void thread.terminate();
-        post(value, transfer);
-      };
-    };
-    subscribe(renderThreadStarted.name, onStart);
+    const ender = endThreadWhenSent((kind) => kind === 'spool');
     try {
       await expect(
         exportWith(2, dest, ['csv', 'xlsx'], silentLogger, { split: 'division' }),
@@ -358,9 +339,9 @@ describe('EXPORT_THREADS', () => {
         retryable: true,
       });
     } finally {
-      unsubscribe(renderThreadStarted.name, onStart);
+      ender.stop();
     }
-    expect(ended).toBeGreaterThan(0);
+    expect(ender.ended).toBe(1);
     expect(readdirSync(dest)).toEqual([]);
   });
 

@@ -5,16 +5,14 @@
 // files, read on the export's thread: the same bytes again, and the temp folder empty; when that
 // thread dies after it spilled, the export fails retryably and its temp folder is empty all the same.
 
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Transferable, Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderThreadStarted } from '../../src/export/answering-thread.js';
 import type { RunningSandbox } from 'wfm-sandbox';
 import { SANDBOX_READER_TOKEN, startTestSandbox } from '../support/sandbox.js';
 import { runConfiguredExport } from '../support/run-configured-export.js';
+import { endThreadWhenSent } from '../support/thread-ender.js';
 
 const PERIOD = { from: '2024-03-10', to: '2024-03-31' };
 const SUMMARIES = ['summary_by_user.csv', 'summary_by_shop.csv', 'summary_by_region.csv'];
@@ -82,24 +80,11 @@ describe('an export past EXPORT_MEMORY_MB', () => {
     const dest = join(root, 'dead-thread');
     const temp = join(root, 'dead-thread-tmp');
     for (const dir of [dest, temp]) mkdirSync(dir);
-    let ended = 0;
     // The statistics thread is the one sent batches of rows: it ends at the first batch sent once
     // its folder (the only one in the temp folder) holds a run.
     const spilled = (): boolean =>
       readdirSync(temp).some((folder) => readdirSync(join(temp, folder)).length > 0);
-    const onStart = (message: unknown): void => {
-      const thread = (message as { thread: Worker }).thread;
-      const post = thread.postMessage.bind(thread);
-      thread.postMessage = (value: unknown, transfer?: readonly Transferable[]): void => {
-        const request = (value as { request?: { kind?: string } }).request;
-        if (request?.kind === 'rows' && ended === 0 && spilled()) {
-          ended++;
-          void thread.terminate();
-        }
-        post(value, transfer);
-      };
-    };
-    subscribe(renderThreadStarted.name, onStart);
+    const ender = endThreadWhenSent((kind) => kind === 'rows' && spilled());
     process.env['TMPDIR'] = temp;
     try {
       const env = {
@@ -115,9 +100,9 @@ describe('an export past EXPORT_MEMORY_MB', () => {
         retryable: true,
       });
     } finally {
-      unsubscribe(renderThreadStarted.name, onStart);
+      ender.stop();
     }
-    expect(ended).toBe(1);
+    expect(ender.ended).toBe(1);
     expect(readdirSync(temp)).toEqual([]);
     expect(readdirSync(dest)).toEqual([]);
   });
