@@ -1,4 +1,4 @@
-#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node --heap-growing-percent=100 --expose-gc --max-semi-space-size=2
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node --heap-growing-percent=100 --expose-gc --no-maglev --max-semi-space-size=2
 // The installed entry point. `npm ci` builds dist/ through the `prepare` script.
 // The flag on the line above (V8 takes it on the command line, not in NODE_OPTIONS) runs a full
 // collection once the old generation has doubled instead of letting it grow 4x: the export's
@@ -17,6 +17,11 @@
 // 24c4f22, 300k rows, pairs): 10–45 MB less on Node 24 and 13–22 MB less on Node 20 for every line,
 // the CPU within the pairs' noise; 1 saved Node 24 ~8 MB more for 5–19% more CPU. The Docker
 // image sets it in NODE_OPTIONS.
+// --no-maglev leaves out V8's middle compiler, on by default since Node 22 (Node 20 runs without it):
+// its code and its compilations' malloc'ed memory were most of what Node 24 held above Node 20. On
+// Node 24 (2026-11-29 on a7928d1, 300k rows, pairs in turns) every export line peaked 10–30 MB lower
+// (csv+xlsx 247–260 → 234–252 MB, Parquet 232–258 → 218–225), for 0–6% more CPU (the median of
+// eight csv+xlsx pairs the same; Parquet +6%). The Docker image's ENTRYPOINT gives it too.
 // It assembles the command table: the `worker` command lives in jobs/ with the worker, which src/
 // never imports, so the CLI (src/cli) is handed it here.
 import { existsSync } from 'node:fs';
