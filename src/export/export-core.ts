@@ -45,6 +45,8 @@ export interface ExportCore {
    * they hold counts too. A split's divisions, worked on the same threads, take it for theirs.
    */
   readonly groupMemory: GroupMemory | undefined;
+  /** The statistics are counted on a thread of their own (EXPORT_STATISTICS_THREAD with export threads). */
+  readonly statisticsThread: boolean;
   /**
    * The report is streamed: the export threads end now, their memory free for the summaries, unless
    * the export is split by division (its divisions are worked on the same threads). A statistics
@@ -89,6 +91,7 @@ export function openExportCore(source: ShiftSource, options: ExportCoreOptions):
       finish: () => Promise.resolve(pipeline.finish()),
       threads: undefined,
       groupMemory,
+      statisticsThread: false,
       streamed: () => Promise.resolve(),
       close: () => Promise.resolve(),
     };
@@ -140,6 +143,7 @@ export function openExportCore(source: ShiftSource, options: ExportCoreOptions):
     finish: () => pipeline.finish(),
     threads: workers,
     groupMemory: memory,
+    statisticsThread: statistics !== undefined,
     streamed: () => (split ? Promise.resolve() : workers.close()),
     close: async () => {
       await statistics?.close();

@@ -166,7 +166,12 @@ export async function runExport(scope: ExportScope, deps: ExportDependencies): P
     const published = await publishExport(files, facts, signal);
     report({ phase: 'done' });
     const durationMs = now().getTime() - startedAt.getTime();
-    log.info({ counts, upstream, location: published.location, durationMs }, 'export published');
+    // Where the statistics were counted, when not on the export's thread: an operator's check of the setting.
+    const statistics = core.statisticsThread ? { statisticsThread: true } : {};
+    log.info(
+      { counts, upstream, location: published.location, durationMs, ...statistics },
+      'export published',
+    );
     return { ...published, durationMs, upstream };
   } catch (error) {
     await outputs?.abort(error);

@@ -280,10 +280,18 @@ describe('EXPORT_THREADS', () => {
 
   it('writes the same bytes with the statistics on a thread of their own, whole (golden) and split by division', async () => {
     const formats: readonly ExportFormat[] = ['csv', 'xlsx', 'parquet'];
-    const one = await exportWith(1, folder(), formats);
+    const here = capturingLogger();
+    const one = await exportWith(1, folder(), formats, here.logger);
     expect(hashes(one)).toMatchObject(GOLDEN);
     const statistics = { statisticsThread: true };
-    expect(await exportWith(2, folder(), formats, silentLogger, statistics)).toEqual(one);
+    const there = capturingLogger();
+    expect(await exportWith(2, folder(), formats, there.logger, statistics)).toEqual(one);
+    // The log says where the statistics were counted.
+    const published = (log: ReturnType<typeof capturingLogger>): Record<string, unknown> | undefined =>
+      log.lines().find((line) => line['msg'] === 'export published');
+    expect(published(there)?.['statisticsThread']).toBe(true);
+    expect(published(here)).toBeDefined();
+    expect(published(here)).not.toHaveProperty('statisticsThread');
     expect(await exportWith(3, folder(), formats, silentLogger, { ...statistics, batchBytes: 1 })).toEqual(
       one,
     );
