@@ -2,13 +2,14 @@
 // facts, in report order, as the export's thread takes them (worked-cut-pipeline.ts). Either on the
 // export's thread itself (LocalStatistics), or on a thread of their own (statistics-thread.ts), which
 // gets each batch's rows packed as a StatisticsBatch: their facts and the six labels the statistics
-// read, with the batch's distinct label texts once. Both read a row through readAggregateRow, so
+// read, with each cut's label texts once. Both read a row through readAggregateShift, so
 // both count the same.
 
 import type { ExportSummaries } from '../domain/summary.js';
 import { ShiftAggregator, type AggregateShift } from '../pipeline/aggregate.js';
 import type { DivisionDirectory } from '../pipeline/enrich.js';
 import type { GroupMemory } from '../pipeline/group-memory.js';
+import { grown } from '../pipeline/grown-array.js';
 import { FACT, FACTS, LABEL, LABELS, type WorkedCut } from './cut-work.js';
 
 /** The exported rows' statistics, fed in report order. */
@@ -21,9 +22,6 @@ export interface ShiftStatistics {
   caughtUp(): Promise<void>;
   /** The summaries of every row added. */
   finish(): Promise<ExportSummaries>;
-  /** What the statistics hold away from the export's thread, in bytes (0 when they count there). */
-  heldBytes(): number;
-  close(): Promise<void>;
 }
 
 /** The labels the statistics read of a row: the first STAT_LABELS of a cut's LABELS. */
@@ -120,14 +118,6 @@ export class LocalStatistics implements ShiftStatistics {
   finish(): Promise<ExportSummaries> {
     return Promise.resolve(this.#aggregator.finish());
   }
-
-  heldBytes(): number {
-    return 0;
-  }
-
-  close(): Promise<void> {
-    return Promise.resolve();
-  }
 }
 
 /**
@@ -172,8 +162,8 @@ export class StatisticsBatchPacker {
   add(cut: WorkedCut, k: number): void {
     if (cut !== this.#cut) this.#mapTextsOf(cut);
     if (FACTS * (this.#rows + 1) > this.#facts.length) {
-      this.#facts = grown(this.#facts);
-      this.#labels = grown(this.#labels);
+      this.#facts = grown(this.#facts, FACTS);
+      this.#labels = grown(this.#labels, STAT_LABELS);
     }
     const row = this.#rows++;
     const facts = cut.facts;
@@ -217,10 +207,4 @@ export class StatisticsBatchPacker {
     if (this.#index.length < texts) this.#index = new Int32Array(texts * 2);
     this.#index.fill(-1, 0, texts);
   }
-}
-
-function grown<T extends Float64Array | Int32Array>(array: T): T {
-  const bigger = new (array.constructor as new (length: number) => T)(array.length * 2);
-  bigger.set(array);
-  return bigger;
 }

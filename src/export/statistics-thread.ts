@@ -138,6 +138,7 @@ export class StatisticsThread implements ShiftStatistics {
     };
   }
 
+  /** What the thread held at its last answer, in bytes: the export's gauge adds it. */
   heldBytes(): number {
     return this.#heldBytes;
   }

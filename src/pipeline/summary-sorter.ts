@@ -9,6 +9,7 @@
 
 import type { GroupStats, SummaryRows } from '../domain/summary.js';
 import type { GroupAccumulator } from './group-accumulator.js';
+import { grown } from './grown-array.js';
 import { MemoryBudget, type GroupMemory } from './group-memory.js';
 import { MinHeap } from './min-heap.js';
 import { compareNameThenId } from './name-order.js';
@@ -219,13 +220,6 @@ function compareCodes(codes: Uint16Array, a: number, aLength: number, b: number,
     if (d !== 0) return d;
   }
   return aLength - bLength;
-}
-
-/** A typed array twice the size with the same start (for `unit`-sized entries). */
-function grown<T extends Float64Array | Uint16Array>(array: T, unit: number): T {
-  const bigger = new (array.constructor as new (length: number) => T)(Math.max(unit, array.length * 2));
-  bigger.set(array);
-  return bigger;
 }
 
 /** One run's reader and the summary it is at, ordered by name then id. */
