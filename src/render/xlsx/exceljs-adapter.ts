@@ -27,6 +27,7 @@ import type { XlsxStyle, XlsxValue } from './xlsx-cells.js';
 import type { PageHeaderFooter } from './page-header-footer.js';
 import type { SharedStringSink } from './shared-texts.js';
 import { ParallelDeflateCrc32 } from './parallel-deflate.js';
+import { SheetBlocks } from './sheet-blocks.js';
 import { xmlSafeValue } from './xml-safe-text.js';
 
 export interface WorkbookSetup {
@@ -114,9 +115,14 @@ interface WorkbookInternals {
   readonly sharedStrings: { add(text: string): number };
   /** The sheets by id (a sparse array; read with map and filter, which skip its holes): workbook.xml lists them in this order. */
   _worksheets: (ExcelJS.Worksheet | undefined)[];
+  /** Makes the StreamBuf of a part (a sheet's, its rels', its comments') and appends it to the archive. */
+  _openStream(path: string): { batch: boolean };
 }
 interface WorksheetInternals {
-  /** A StreamBuf; in batch mode it copies what is written at once. Piped into one PassThrough. */
+  /**
+   * A StreamBuf, piped into one PassThrough. exceljs makes it in batch mode, which copies what is
+   * written; a worksheet's is not (passSheetWritesThrough), and passes each write on as it is.
+   */
   readonly stream: {
     write(chunk: Buffer): unknown;
     readonly batch?: boolean;
@@ -136,12 +142,17 @@ const METHOD_DEFLATED = 8;
  * Makes the archive deflate each sheet's part with ParallelDeflateCrc32 in place of its own
  * DeflateCRC32Stream, finishing the entry as compress-commons 4.1's _smartStream does.
  */
-function deflateSheetsInParallel(module: ZipModuleInternals, level: number, parallel: number): void {
+function deflateSheetsInParallel(
+  module: ZipModuleInternals,
+  level: number,
+  parallel: number,
+  blocks: SheetBlocks,
+): void {
   const smartStream = module._smartStream.bind(module);
   module._smartStream = (entry, callback) => {
     if (entry.getMethod() !== METHOD_DEFLATED || !SHEET_PART.test(entry.getName()))
       return smartStream(entry, callback);
-    const deflate = new ParallelDeflateCrc32({ level, parallel });
+    const deflate = new ParallelDeflateCrc32({ level, parallel, taken: (bytes) => blocks.taken(bytes) });
     deflate.once('end', () => {
       entry.setCrc(deflate.digest().readUInt32BE(0));
       entry.setSize(deflate.size());
@@ -153,6 +164,24 @@ function deflateSheetsInParallel(module: ZipModuleInternals, level: number, para
     deflate.once('error', (error: unknown) => module.emit('error', error));
     deflate.pipe(module, { end: false });
     return deflate;
+  };
+}
+
+/** A worksheet's part, as _openStream names it. */
+const SHEET_STREAM = /^\/xl\/worksheets\/sheet\d+\.xml$/;
+
+/**
+ * Makes each worksheet's StreamBuf pass writes on as they come instead of copying them into 64 KiB
+ * buffers of its own (its batch mode): the table rows' blocks then reach the sheet's deflate
+ * uncopied, which copies them and hands them back to `blocks` (sheet-blocks.ts). The archive gets
+ * the same bytes in the same order; only how they are cut into writes changes.
+ */
+function passSheetWritesThrough(writer: WorkbookInternals): void {
+  const openStream = writer._openStream.bind(writer);
+  writer._openStream = (path) => {
+    const stream = openStream(path);
+    if (SHEET_STREAM.test(path)) stream.batch = false;
+    return stream;
   };
 }
 
@@ -281,6 +310,8 @@ export class XlsxWorkbook {
   private firstSheet: XlsxSheet | undefined;
   private readonly headerFooter: PageHeaderFooter | undefined;
   readonly styles: StyleRegistry;
+  /** Where table rows are encoded on their way to a sheet's deflate, which hands them back. */
+  readonly sheetBlocks = new SheetBlocks();
   /** The shared-strings table: a text's index in it (shared-texts.ts), the text through the XML gate. */
   readonly sharedStrings: SharedStringSink;
 
@@ -300,7 +331,9 @@ export class XlsxWorkbook {
       this.writer.zip._module.engine,
       level,
       setup.deflateParallel ?? DEFAULT_DEFLATE_PARALLEL,
+      this.sheetBlocks,
     );
+    passSheetWritesThrough(this.writer);
     this.writer.creator = spreadsheetSafeText(setup.creator);
     this.writer.lastModifiedBy = this.writer.creator;
     this.writer.created = setup.createdAt;

@@ -17,6 +17,10 @@ import { constants, crc32, deflateRaw, type ZlibOptions } from 'node:zlib';
 export const DEFLATE_BLOCK_BYTES = 1 << 20;
 /** Deflate's window: what a block may refer back to. */
 const WINDOW_BYTES = 32 * 1024;
+/** A part's first block starts at least this large and doubles up to a whole block as it fills. */
+const MIN_FIRST_BLOCK_BYTES = 64 * 1024;
+/** Least output buffer a block is deflated into. */
+const OUTPUT_CHUNK_BYTES = 64 * 1024;
 
 function deflateBlock(block: Buffer, options: ZlibOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
@@ -31,28 +35,41 @@ export interface ParallelDeflateOptions {
   readonly parallel: number;
   /** Input bytes per block; default DEFLATE_BLOCK_BYTES. */
   readonly blockBytes?: number;
+  /** Called with each write once its bytes are copied: its writer may reuse them (sheet-blocks.ts). */
+  readonly taken?: (bytes: Buffer) => void;
+}
+
+/** A block being deflated: its input (reused once its output is out) and its output to come. */
+interface BlockInFlight {
+  readonly block: Buffer;
+  readonly deflated: Promise<Buffer>;
 }
 
 export class ParallelDeflateCrc32 extends Transform {
   readonly #level: number;
   readonly #parallel: number;
   readonly #blockBytes: number;
+  readonly #taken: ((bytes: Buffer) => void) | undefined;
   #crc = 0;
   #rawSize = 0;
   #compressedSize = 0;
-  /** Input not yet cut into a block. */
-  #pending: Buffer[] = [];
-  #pendingBytes = 0;
-  /** The last WINDOW_BYTES of the previous block: the next block's dictionary. */
+  /** The block being filled, and how much of it is; none before the first byte after a block. */
+  #block: Buffer | undefined;
+  #filled = 0;
+  /** Whole blocks deflated and put out, ready to be filled again. */
+  readonly #spareBlocks: Buffer[] = [];
+  /** The last WINDOW_BYTES (or fewer) of the previous block: the next block's dictionary. */
   #window: Buffer | undefined;
+  #windowBytes = 0;
   /** Blocks being deflated, oldest first: their output goes out in this order. */
-  readonly #inFlight: Promise<Buffer>[] = [];
+  readonly #inFlight: BlockInFlight[] = [];
 
   constructor(options: ParallelDeflateOptions) {
     super();
     this.#level = options.level;
     this.#parallel = Math.max(1, Math.floor(options.parallel));
     this.#blockBytes = options.blockBytes ?? DEFLATE_BLOCK_BYTES;
+    this.#taken = options.taken;
     if (!Number.isInteger(this.#blockBytes) || this.#blockBytes < 1)
       throw new RangeError(`blockBytes must be a positive whole number, not ${this.#blockBytes}`);
   }
@@ -60,13 +77,14 @@ export class ParallelDeflateCrc32 extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.#crc = crc32(chunk, this.#crc);
     this.#rawSize += chunk.length;
-    this.#pending.push(chunk);
-    this.#pendingBytes += chunk.length;
-    this.#cutBlocks().then(() => callback(), callback);
+    this.#take(chunk).then(() => {
+      this.#taken?.(chunk);
+      callback();
+    }, callback);
   }
 
   override _flush(callback: TransformCallback): void {
-    this.#start(this.#takePending(this.#pendingBytes), constants.Z_FINISH);
+    this.#start(this.#filled, constants.Z_FINISH);
     this.#emitUntil(0).then(() => callback(), callback);
   }
 
@@ -82,46 +100,77 @@ export class ParallelDeflateCrc32 extends Transform {
     return compressed ? this.#compressedSize : this.#rawSize;
   }
 
-  async #cutBlocks(): Promise<void> {
-    while (this.#pendingBytes >= this.#blockBytes) {
-      this.#start(this.#takePending(this.#blockBytes), constants.Z_SYNC_FLUSH);
-      await this.#emitUntil(this.#parallel - 1);
+  /**
+   * Copies `chunk` into blocks, each deflated once full. The bytes are copied before the write is
+   * acknowledged, as its writer may then reuse them. Blocks are reused once their output is out:
+   * a fresh megabyte (and a copy of each write held until then) per block had kept the export's
+   * thread's collector marking its whole heap every ~30 MB of sheet, as V8 counts the bytes of
+   * buffers that die old against the heap's limit.
+   */
+  async #take(chunk: Buffer): Promise<void> {
+    for (let at = 0; at < chunk.length;) {
+      const block = this.#room(chunk.length - at);
+      const copied = chunk.copy(block, this.#filled, at);
+      this.#filled += copied;
+      at += copied;
+      if (this.#filled === this.#blockBytes) {
+        this.#start(this.#blockBytes, constants.Z_SYNC_FLUSH);
+        await this.#emitUntil(this.#parallel - 1);
+      }
     }
   }
 
   /**
-   * The first `bytes` of the pending input, as one buffer of its own (a write is acknowledged
-   * before its bytes are deflated, and its writer may then reuse them); the rest stays pending.
+   * The block being filled, with room for `bytes` more or up to its end. A part's first block
+   * grows to the size it needs, so that a small part (most of a workbook's) takes no megabyte;
+   * later blocks are whole ones, spare when there is one.
    */
-  #takePending(bytes: number): Buffer {
-    const all = Buffer.concat(this.#pending, this.#pendingBytes);
-    const rest = all.subarray(bytes);
-    this.#pending = rest.length > 0 ? [rest] : [];
-    this.#pendingBytes = rest.length;
-    return all.subarray(0, bytes);
+  #room(bytes: number): Buffer {
+    const needed = Math.min(this.#blockBytes, this.#filled + bytes);
+    const block = this.#block;
+    if (block !== undefined && block.length >= needed) return block;
+    const first = this.#window === undefined;
+    const grown =
+      this.#spareBlocks.pop() ??
+      Buffer.allocUnsafeSlow(
+        first
+          ? Math.min(this.#blockBytes, Math.max(needed, 2 * (block?.length ?? 0), MIN_FIRST_BLOCK_BYTES))
+          : this.#blockBytes,
+      );
+    if (block !== undefined) block.copy(grown, 0, 0, this.#filled);
+    this.#block = grown;
+    return grown;
   }
 
-  #start(block: Buffer, finishFlush: number): void {
+  /** Starts deflating the block being filled, its first `bytes`; the next block starts empty. */
+  #start(bytes: number, finishFlush: number): void {
+    const block = this.#block ?? Buffer.alloc(0);
+    const input = block.subarray(0, bytes);
     const options: ZlibOptions = {
       level: this.#level,
       finishFlush,
-      // One output buffer a block, not zlib's 16 KiB: each buffer filled is a trip back to this
-      // thread. The bytes do not depend on it.
-      chunkSize: Math.max(this.#blockBytes, 64 * 1024),
-      ...(this.#window === undefined ? {} : { dictionary: this.#window }),
+      // Most blocks deflate to one output buffer this size, each buffer filled being a trip back
+      // to this thread; a block that deflates to more takes more. The bytes do not depend on it.
+      chunkSize: Math.max(OUTPUT_CHUNK_BYTES, Math.ceil(this.#blockBytes / 4)),
+      // zlib copies the dictionary as the stream starts, so the window can be overwritten below.
+      ...(this.#window === undefined ? {} : { dictionary: this.#window.subarray(0, this.#windowBytes) }),
     };
-    // A copy, so that the window does not keep the whole block alive.
-    this.#window = Buffer.from(block.subarray(Math.max(0, block.length - WINDOW_BYTES)));
-    const deflated = deflateBlock(block, options);
+    const deflated = deflateBlock(input, options);
     // Its failure is met where it is awaited; until then it must not count as unhandled.
     deflated.catch(() => undefined);
-    this.#inFlight.push(deflated);
+    this.#inFlight.push({ block, deflated });
+    this.#window ??= Buffer.allocUnsafeSlow(WINDOW_BYTES);
+    this.#windowBytes = block.copy(this.#window, 0, Math.max(0, bytes - WINDOW_BYTES), bytes);
+    this.#block = undefined;
+    this.#filled = 0;
   }
 
   /** Puts out the oldest blocks' output until at most `left` are in flight. */
   async #emitUntil(left: number): Promise<void> {
     while (this.#inFlight.length > left) {
-      const out = await (this.#inFlight.shift() as Promise<Buffer>);
+      const { block, deflated } = this.#inFlight.shift() as BlockInFlight;
+      const out = await deflated;
+      if (block.length === this.#blockBytes) this.#spareBlocks.push(block);
       this.#compressedSize += out.length;
       this.push(out);
     }

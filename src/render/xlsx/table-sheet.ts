@@ -2,10 +2,12 @@
 // and per-column cell styles fixed before the first row, rows written as soon as they are added,
 // and an autofilter over header and data when it closes. The header row goes through exceljs; the
 // data rows are rendered by RowXmlRenderer (the same bytes at a fraction of the cost, row-xml.ts)
-// as UTF-8 straight into a block of BLOCK_BYTES, written into the sheet a block at a time.
+// as UTF-8 straight into a block of BLOCK_BYTES, written into the sheet a block at a time; the
+// blocks come from the workbook's SheetBlocks, to which its deflate hands them back.
 
 import type { PageSetup, XlsxSheet, XlsxWorkbook } from './exceljs-adapter.js';
 import { RowXmlRenderer, type CellStyle, type KnownStyleIds, type SharedTextColumns } from './row-xml.js';
+import type { SheetBlocks } from './sheet-blocks.js';
 import { BOLD_FONT, columnLetters, type XlsxStyle, type XlsxValue } from './xlsx-cells.js';
 
 export interface TableColumn {
@@ -28,9 +30,6 @@ export interface PrintLayout {
   readonly repeatColumns?: number;
 }
 
-/** Encoded rows gathered before one write into the sheet's stream (a write costs more than a row). */
-export const BLOCK_BYTES = 64 * 1024;
-
 function pageSetupOf(layout: PrintLayout): PageSetup {
   const repeat = layout.pagesWide > 1 ? (layout.repeatColumns ?? 0) : 0;
   return {
@@ -49,7 +48,8 @@ export class TableSheet {
   private rowCount = 0;
   private filteredRows = 0;
   private readonly rows: RowXmlRenderer;
-  private block = Buffer.allocUnsafe(BLOCK_BYTES);
+  private readonly blocks: SheetBlocks;
+  private block: Buffer;
   private blockUsed = 0;
 
   private constructor(
@@ -60,6 +60,8 @@ export class TableSheet {
     shared: SharedTextColumns | undefined,
   ) {
     this.rows = new RowXmlRenderer(workbook.styles, known, shared);
+    this.blocks = workbook.sheetBlocks;
+    this.block = this.blocks.take();
   }
 
   /**
@@ -138,10 +140,10 @@ export class TableSheet {
   flush(): void {
     if (this.blockUsed === 0) return;
     const copied = this.sheet.writeRowXml(this.block.subarray(0, this.blockUsed));
-    // The block is reused when the sheet has copied it: a fresh 64 KiB per block is ~2 GB of
-    // short-lived buffers at 1M rows, which the collector frees late. Otherwise the sheet may
-    // still hold it, and a new one is taken.
-    if (!copied) this.block = Buffer.allocUnsafe(BLOCK_BYTES);
+    // The block is reused when the sheet has copied it. Otherwise it is on its way to the sheet's
+    // deflate, which gives it back to the workbook's blocks, and the next one is taken from there:
+    // a fresh 64 KiB per block is ~2 GB of short-lived buffers at 1M rows.
+    if (!copied) this.block = this.blocks.take();
     this.blockUsed = 0;
   }
 

@@ -74,6 +74,30 @@ describe('ParallelDeflateCrc32', () => {
     );
   });
 
+  it('says when each write is copied: a writer that then overwrites it changes nothing', async () => {
+    const data = sheetText(5_000, 7);
+    const original = Buffer.from(data);
+    const writes = cut(data, [7_000, 100, 40_000]);
+    const taken: Buffer[] = [];
+    const stream = new ParallelDeflateCrc32({
+      level: 1,
+      parallel: 3,
+      blockBytes: 20_000,
+      taken: (bytes) => {
+        taken.push(bytes);
+        bytes.fill(0x78);
+      },
+    });
+    const out: Buffer[] = [];
+    await pipeline(Readable.from(writes, { objectMode: false }), stream, async (source) => {
+      for await (const chunk of source) out.push(chunk as Buffer);
+    });
+    expect(taken).toHaveLength(writes.length);
+    taken.forEach((bytes, i) => expect(bytes).toBe(writes[i]));
+    expect(inflateRawSync(Buffer.concat(out)).equals(original)).toBe(true);
+    expect(stream.digest().readUInt32BE(0)).toBe(crc32(original));
+  });
+
   it('deflates nothing into a valid empty stream', async () => {
     const result = await deflate([], { parallel: 2, blockBytes: 1024 });
     expect(inflateRawSync(result.out).length).toBe(0);
