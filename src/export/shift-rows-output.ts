@@ -4,8 +4,9 @@
 //
 // Rows worked on export threads (cut-work.ts) arrive with their CSV records rendered there, and
 // their sheet rows are placed here in order (row number, sheet) and rendered by the thread that
-// worked their cut (sheet-rows-work.ts); a few batches are under way at once, and each is written
-// when every batch before it has been. Rows worked on the export's thread (one thread, or a source
+// worked their cut (sheet-rows-work.ts); a few batches are under way at once, and each one's sheet
+// rows are written when every batch before it has been. Their CSV records go into shifts.csv at
+// once, as the batches come in report order. Rows worked on the export's thread (one thread, or a source
 // that hands out no unparsed cuts) arrive as records and are rendered here, in their turn.
 
 import { isDeepStrictEqual } from 'node:util';
@@ -28,14 +29,13 @@ import type { WorkedRows } from './worked-cut-pipeline.js';
 const WORKED_PENDING = 4;
 
 interface Pending {
-  /** Rows worked on export threads: their CSV records and their sheet rows, as placed. */
+  /** Rows worked on export threads: their sheet rows, as placed. */
   readonly worked: PendingWorked;
   /** The threads have answered: writing it waits for nothing. */
   ready: boolean;
 }
 
 interface PendingWorked {
-  readonly rows: WorkedRows;
   readonly sheet: readonly {
     readonly firstRow: number;
     readonly rendered: Promise<SheetRows>;
@@ -106,16 +106,17 @@ export class ShiftRowsOutput implements TableOutput {
   }
 
   /**
-   * Rows worked on export threads: their CSV records as rendered there, and their sheet rows
-   * placed here and rendered on those threads, written after every batch before.
+   * Rows worked on export threads: their CSV records as rendered there, written now, and their
+   * sheet rows placed here and rendered on those threads, written after every batch before.
    */
   async #writeWorked(worked: WorkedRows): Promise<void> {
+    // Now, from the cut's buffer, which goes back to its export thread once this write returns
+    // (stream-batches.ts): the records are copied into the CSV's chunk before it waits. Kept until
+    // the batch's sheet rows were written, they had been copied once more (~190 MB at 300k rows).
+    const csvWritten = this.#csv?.writeEncoded(worked.csv, worked.count);
+    if (csvWritten) await csvWritten;
     const workbook = this.#workbook;
-    if (workbook === undefined) {
-      while (this.#pending.length > 0) await this.#writeNext();
-      if (this.#csv !== undefined) await this.#csv.writeEncoded(worked.csv, worked.count);
-      return;
-    }
+    if (workbook === undefined) return;
     if (worked.sheet === undefined)
       throw new Error('rows worked on export threads came without their sheet rows');
     // Until a thread has rendered a cut's rows, the workbook is still registering the styles the
@@ -133,12 +134,7 @@ export class ShiftRowsOutput implements TableOutput {
       const rendered = part.render({ firstRow, sheetRowLimit, styles, textIds, table: this.#textsNumber });
       return { firstRow, rendered, written: (rows: SheetRows) => part.written(rows) };
     });
-    const pending: Pending = {
-      // Its CSV records are copied: they lie in the cut's buffer, which goes back to its export
-      // thread once this write returns (stream-batches.ts), and they are written later, in turn.
-      worked: { rows: { ...worked, csv: worked.csv.length === 0 ? [] : [Buffer.concat(worked.csv)] }, sheet },
-      ready: false,
-    };
+    const pending: Pending = { worked: { sheet }, ready: false };
     // Awaited in turn below; until then a failure must not count as unhandled.
     void Promise.allSettled(sheet.map((part) => part.rendered)).then(() => (pending.ready = true));
     this.#pending.push(pending);
@@ -180,9 +176,7 @@ export class ShiftRowsOutput implements TableOutput {
     return before + 2;
   }
 
-  async #writeWorkedNext({ rows, sheet }: PendingWorked): Promise<void> {
-    if (this.#csv !== undefined) await this.#csv.writeEncoded(rows.csv, rows.count);
-    if (this.#workbook === undefined) return;
+  async #writeWorkedNext({ sheet }: PendingWorked): Promise<void> {
     for (const { firstRow, rendered, written } of sheet) {
       const answer = await rendered;
       if ('values' in answer) {
