@@ -11,7 +11,7 @@
 // the same digest() and size() the archiver reads when the entry ends.
 
 import { Transform, type TransformCallback } from 'node:stream';
-import { constants, crc32, deflateRaw, type ZlibOptions } from 'node:zlib';
+import { constants, crc32, createDeflateRaw, type ZlibOptions } from 'node:zlib';
 
 /** Input bytes per block: large enough that a block's flush marker and lost matches cost ~0.01%. */
 export const DEFLATE_BLOCK_BYTES = 1 << 20;
@@ -22,10 +22,19 @@ const MIN_FIRST_BLOCK_BYTES = 64 * 1024;
 /** Least output buffer a block is deflated into. */
 const OUTPUT_CHUNK_BYTES = 64 * 1024;
 
-function deflateBlock(block: Buffer, options: ZlibOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    deflateRaw(block, options, (error, out) => (error === null ? resolve(out) : reject(error))),
-  );
+/**
+ * A block's output as zlib gives it, in pieces of its output buffer: not zlib.deflateRaw, which
+ * joins them into one more buffer, a copy of the whole sheet's output.
+ */
+function deflateBlock(block: Buffer, options: ZlibOptions): Promise<Buffer[]> {
+  return new Promise((resolve, reject) => {
+    const out: Buffer[] = [];
+    createDeflateRaw(options)
+      .on('data', (piece: Buffer) => out.push(piece))
+      .once('end', () => resolve(out))
+      .once('error', reject)
+      .end(block);
+  });
 }
 
 export interface ParallelDeflateOptions {
@@ -42,7 +51,7 @@ export interface ParallelDeflateOptions {
 /** A block being deflated: its input (reused once its output is out) and its output to come. */
 interface BlockInFlight {
   readonly block: Buffer;
-  readonly deflated: Promise<Buffer>;
+  readonly deflated: Promise<Buffer[]>;
 }
 
 export class ParallelDeflateCrc32 extends Transform {
@@ -171,8 +180,10 @@ export class ParallelDeflateCrc32 extends Transform {
       const { block, deflated } = this.#inFlight.shift() as BlockInFlight;
       const out = await deflated;
       if (block.length === this.#blockBytes) this.#spareBlocks.push(block);
-      this.#compressedSize += out.length;
-      this.push(out);
+      for (const piece of out) {
+        this.#compressedSize += piece.length;
+        this.push(piece);
+      }
     }
   }
 }
