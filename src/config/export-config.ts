@@ -58,7 +58,7 @@ export const exportVariables = {
   maxDays: envVar('EXPORT_MAX_DAYS', int(1, 3660, 31), 'Longest period one export may cover, in days.'),
   memoryMb: envVar(
     'EXPORT_MEMORY_MB',
-    int(1, 1_048_576, 128),
+    int(1, 1_048_576, 112),
     "Megabytes of JavaScript memory (V8 heap in use plus Buffers) the export's thread may hold, with what its export threads report holding, measured every 4,096 rows, before its user and shop statistics spill to sorted runs in the temp folder (TMPDIR); their summaries are then sorted within the same budget and merged from disk, exact all the same. The statistics' own estimated size is held to it too. The process's peak RSS is about this plus 80-160 MB (code, native memory, the export threads' heaps): docs/performance.md.",
   ),
   /** Resolved by loadExportConfig: undefined here means "as many as there are CPUs". */
