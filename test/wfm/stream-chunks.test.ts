@@ -26,17 +26,35 @@ describe('StreamChunks', () => {
     read.forEach((chunk, i) => expect(chunk).toBe(pushed[i]));
   });
 
-  it('takes no more than a few chunks ahead of its reader', async () => {
-    const stream = fedStream(64 * 1024);
-    for (let i = 0; i < 20; i++) stream.push(Buffer.alloc(1024, i));
+  it('takes no more than 64 KiB ahead of its reader', async () => {
+    const stream = fedStream(1024 * 1024);
+    for (let i = 0; i < 20; i++) stream.push(Buffer.alloc(16 * 1024, i));
     const chunks = new StreamChunks(stream);
     await chunks.next();
     // Let the stream flow as far as it would.
     await new Promise((resolve) => setImmediate(resolve));
     expect(stream.isPaused()).toBe(true);
-    expect(stream.readableLength).toBeGreaterThanOrEqual(16 * 1024);
+    expect(stream.readableLength).toBeGreaterThanOrEqual(12 * 16 * 1024);
     stream.push(null);
     expect(await readAll(chunks)).toHaveLength(19);
+  });
+
+  it('joins small chunks with those after them, up to 64 KiB, in order and never cut', async () => {
+    const stream = fedStream(2 * 1024 * 1024);
+    // Rows written one at a time, then a large chunk, then small ones again.
+    const pushed = [
+      ...Array.from({ length: 100 }, (_, i) => Buffer.alloc(900, i)),
+      Buffer.alloc(40 * 1024, 0xaa),
+      ...Array.from({ length: 5 }, (_, i) => Buffer.alloc(700, 200 + i)),
+    ];
+    for (const chunk of pushed) stream.push(chunk);
+    stream.push(null);
+    const read = await readAll(new StreamChunks(stream));
+    expect(Buffer.concat(read).equals(Buffer.concat(pushed))).toBe(true);
+    expect(read.length).toBeLessThan(10);
+    for (const chunk of read) expect(chunk.length).toBeLessThanOrEqual(64 * 1024);
+    // A chunk of 4 KiB or more is handed out as it is, not copied.
+    expect(read).toContain(pushed[100]);
   });
 
   it('hands out the chunks before an error, then throws it', async () => {
