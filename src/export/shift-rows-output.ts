@@ -28,20 +28,16 @@ import type { WorkedRows } from './worked-cut-pipeline.js';
 /** Batches of worked rows under way at once: the threads render some while earlier ones are written. */
 const WORKED_PENDING = 4;
 
+/** A batch of rows worked on export threads, whose sheet rows are placed and being rendered. */
 interface Pending {
-  /** Rows worked on export threads: their sheet rows, as placed. */
-  readonly worked: PendingWorked;
-  /** The threads have answered: writing it waits for nothing. */
-  ready: boolean;
-}
-
-interface PendingWorked {
   readonly sheet: readonly {
     readonly firstRow: number;
     readonly rendered: Promise<SheetRows>;
     /** The rows are written into every workbook: their buffer can serve later rows. */
     readonly written: (rows: SheetRows) => void;
   }[];
+  /** The threads have answered: writing it waits for nothing. */
+  ready: boolean;
 }
 
 export interface ShiftRowsOutputOptions {
@@ -134,7 +130,7 @@ export class ShiftRowsOutput implements TableOutput {
       const rendered = part.render({ firstRow, sheetRowLimit, styles, textIds, table: this.#textsNumber });
       return { firstRow, rendered, written: (rows: SheetRows) => part.written(rows) };
     });
-    const pending: Pending = { worked: { sheet }, ready: false };
+    const pending: Pending = { sheet, ready: false };
     // Awaited in turn below; until then a failure must not count as unhandled.
     void Promise.allSettled(sheet.map((part) => part.rendered)).then(() => (pending.ready = true));
     this.#pending.push(pending);
@@ -176,7 +172,7 @@ export class ShiftRowsOutput implements TableOutput {
     return before + 2;
   }
 
-  async #writeWorkedNext({ sheet }: PendingWorked): Promise<void> {
+  async #writeWorkedNext({ sheet }: Pending): Promise<void> {
     for (const { firstRow, rendered, written } of sheet) {
       const answer = await rendered;
       if ('values' in answer) {
@@ -218,7 +214,7 @@ export class ShiftRowsOutput implements TableOutput {
 
   async #writeNext(): Promise<void> {
     const next = this.#pending.shift();
-    if (next !== undefined) await this.#writeWorkedNext(next.worked);
+    if (next !== undefined) await this.#writeWorkedNext(next);
   }
 }
 
