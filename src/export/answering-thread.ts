@@ -77,6 +77,9 @@ export class AnsweringThread<Q, A extends NumberedAnswer, R, C = undefined> {
     this.#worker = new Worker(options.entry, {
       workerData: options.workerData,
       resourceLimits: THREAD_RESOURCE_LIMITS,
+      // Node's default, said here because it is relied on: a thread that dies, however, has the
+      // files it opened (a statistics thread's spilled runs) closed as it ends.
+      trackUnmanagedFds: true,
     });
     if (renderThreadStarted.hasSubscribers) renderThreadStarted.publish({ thread: this.#worker });
     this.#worker.on('message', (answer: A) => {

@@ -9,9 +9,9 @@
 // the export threads held at the last batch sent; what the thread holds, it reports with every
 // batch counted, and the export's gauge adds it (export-core.ts). Its runs go into a folder of its
 // own in the export's temp folder, removed whole when the export ends, whatever became of the
-// thread (one that died keeps its few descriptors open until the process ends: a worker's files
-// are closed by nobody else). At most MAX_WAITING batches wait for it: past that, the export's thread waits
-// (caughtUp), so that a slower thread never makes memory grow with the rows.
+// thread (one that died has the files it held open closed as it ends: answering-thread.ts). At
+// most MAX_WAITING batches wait for it: past that, the export's thread waits (caughtUp), so that a
+// slower thread never makes memory grow with the rows.
 
 import type { ExportSummaries, ShopSummary, SummaryRows, UserSummary } from '../domain/summary.js';
 import { SHOP_LEVEL, USER_LEVEL } from '../pipeline/aggregate.js';

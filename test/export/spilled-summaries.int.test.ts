@@ -3,9 +3,10 @@
 // same bytes as with room to spare — and the temp folder is empty afterwards. With the statistics on
 // a thread of their own (EXPORT_STATISTICS_THREAD), the spilled tables come back from that thread as
 // files, read on the export's thread: the same bytes again, and the temp folder empty; when that
-// thread dies after it spilled, the export fails retryably and its temp folder is empty all the same.
+// thread dies after it spilled, the export fails retryably, its temp folder is empty all the same,
+// and the files the thread had open are closed (Node closes a worker's descriptors when it ends).
 
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,7 +77,7 @@ describe('an export past EXPORT_MEMORY_MB', () => {
     expect(readdirSync(tight.temp)).toEqual([]);
   });
 
-  it('fails retryably when its statistics thread dies after spilling, and leaves its temp folder empty', async () => {
+  it('fails retryably when its statistics thread dies after spilling, and leaves its temp folder empty and none of its files open', async () => {
     const dest = join(root, 'dead-thread');
     const temp = join(root, 'dead-thread-tmp');
     for (const dir of [dest, temp]) mkdirSync(dir);
@@ -84,7 +85,12 @@ describe('an export past EXPORT_MEMORY_MB', () => {
     // its folder (the only one in the temp folder) holds a run.
     const spilled = (): boolean =>
       readdirSync(temp).some((folder) => readdirSync(join(temp, folder)).length > 0);
-    const ender = endThreadWhenSent((kind) => kind === 'rows' && spilled());
+    let openWhenEnded = 0;
+    const ender = endThreadWhenSent((kind) => {
+      if (kind !== 'rows' || !spilled()) return false;
+      openWhenEnded = descriptorsUnder(temp);
+      return true;
+    });
     process.env['TMPDIR'] = temp;
     try {
       const env = {
@@ -105,5 +111,20 @@ describe('an export past EXPORT_MEMORY_MB', () => {
     expect(ender.ended).toBe(1);
     expect(readdirSync(temp)).toEqual([]);
     expect(readdirSync(dest)).toEqual([]);
+    // The thread held its runs' file open when it ended; nothing of this process holds it now.
+    expect(openWhenEnded).toBeGreaterThan(0);
+    expect(descriptorsUnder(temp)).toBe(0);
   });
 });
+
+/** This process's open descriptors of files under `folder`, removed ones too (Linux's /proc). */
+function descriptorsUnder(folder: string): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`).startsWith(`${folder}/`);
+    } catch {
+      // Closed between the listing and the look.
+      return false;
+    }
+  }).length;
+}
