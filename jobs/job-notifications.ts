@@ -12,7 +12,7 @@ import { describeError, isShiftExportError } from '../src/errors.js';
 import type { Logger } from '../src/logger.js';
 import { isLocalDestination } from '../src/notify/file-links.js';
 import { queueExportMail } from '../src/notify/mail-job.js';
-import { exportRunOf } from '../src/queue/export-run.js';
+import { exportRunOf, runQueuedAt } from '../src/queue/export-run.js';
 import type { MailSettings } from '../src/notify/mail-recipients.js';
 import type { QueuedNotifier } from '../src/notify/notification-queue.js';
 import {
@@ -53,9 +53,14 @@ export interface JobNotifications {
   failed(job: Job, error: unknown, failure: Error): Promise<void>;
 }
 
-/** What makes one run of a job unique: its id and when it was created (a forced re-run is new). */
+/**
+ * What makes one run of a job unique, for its event's id: its id and when the run was queued. A
+ * failed export asked for again re-runs the same job (enqueue-export.ts), whose timestamp stays:
+ * by the timestamp alone, its second failure would have the first one's id, which the notification
+ * queue keeps for 7 days and so drops as a repeat.
+ */
 function occurrence(job: Job): string {
-  return idPart(`${job.id ?? 'job'}.${job.timestamp}`);
+  return idPart(`${job.id ?? 'job'}.${runQueuedAt(job)}`);
 }
 
 export function jobNotifications(deps: JobNotificationsDeps): JobNotifications {

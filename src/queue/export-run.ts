@@ -8,7 +8,11 @@ import type { Job } from 'bullmq';
 import { exportJobDataSchema } from './export-job-data.js';
 
 export function exportRunOf(job: Pick<Job, 'id' | 'timestamp' | 'data'>): string {
+  return `${job.id ?? ''}@${runQueuedAt(job)}`;
+}
+
+/** When the job's run was queued (ms since the epoch): when it was added, or last queued again. */
+export function runQueuedAt(job: Pick<Job, 'timestamp' | 'data'>): number {
   const data = exportJobDataSchema.safeParse(job.data);
-  const queued = (data.success ? data.data.rerun : undefined) ?? job.timestamp;
-  return `${job.id ?? ''}@${queued}`;
+  return (data.success ? data.data.rerun : undefined) ?? job.timestamp;
 }

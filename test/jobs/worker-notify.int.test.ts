@@ -214,6 +214,35 @@ describe('worker notifications', () => {
     }
   });
 
+  it('sends export.failed again when a failed export is asked for again and fails again', async () => {
+    const h = await open({ env: { JOB_ATTEMPTS: '1' } });
+    await h.startWorker();
+    const data = exportJobData(DAY, DAY, ['csv']);
+    const failOnce = async (): Promise<string> => {
+      sandbox.setFaults({ wfm_timers: { failNext: 10, errorStatus: 503 } });
+      const { jobId, created } = await enqueueExport(h.producer.queue, data);
+      expect(created).toBe(true);
+      const outcome = await waitForJob(h.producer.queue, await h.events(), jobId, () => undefined);
+      expect(outcome.state).toBe('failed');
+      return jobId;
+    };
+    const jobId = await failOnce();
+    const first = `export.failed.${jobId}.${(await h.producer.queue.getJob(jobId))?.timestamp}`;
+    expect(await delivery(h, first)).toBe('completed');
+    // Asked for again, the same job runs again (enqueue-export.ts) and keeps its timestamp; its
+    // run is named by when it was queued again, so is its event.
+    expect(await failOnce()).toBe(jobId);
+    const rerun = (await h.producer.queue.getJob(jobId))?.data as { rerun?: number };
+    expect(rerun.rerun).toBeGreaterThan(0);
+    const second = `export.failed.${jobId}.${rerun.rerun}`;
+    expect(second).not.toBe(first);
+    expect(await delivery(h, second)).toBe('completed');
+    expect(receiver.requests.map((request) => (request.json() as { id: string }).id)).toEqual([
+      first,
+      second,
+    ]);
+  });
+
   it('abandons an event a receiver refuses with a 4xx, and counts it', async () => {
     receiver.answerNext(410);
     const h = await open({ wfmToken: 'not-a-token' });
