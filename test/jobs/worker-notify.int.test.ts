@@ -2,7 +2,8 @@
 // receiver on 127.0.0.1: a published export gives one signed export.published, delivered by a job
 // of its own on `shift-export-notifications` and retried after a 500; handing the same event over
 // again queues nothing; an export that fails for good gives one export.failed (not one per
-// attempt); the outcomes are in the /metrics counters.
+// attempt), and asked for again and failing again, another with an id of its own; the outcomes are
+// in the /metrics counters.
 
 import { existsSync } from 'node:fs';
 import { QueueEvents } from 'bullmq';
